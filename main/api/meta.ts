@@ -1,0 +1,17 @@
+import { Router } from 'express';
+import { buildOpenApi } from './openapi.js';
+import { routeOn } from './route.js';
+import type { RouterDeps } from './routers.js';
+
+/** The API describing itself. */
+export function createMetaRouter({ registry }: RouterDeps): Router {
+  const router = Router();
+  const route = routeOn(router, registry, 'meta');
+  route({
+    method: 'get',
+    path: '/api/openapi.json',
+    summary: 'OpenAPI 3.1 description of every route, generated from the zod schemas',
+    handler: () => buildOpenApi(registry),
+  });
+  return router;
+}

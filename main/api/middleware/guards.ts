@@ -1,0 +1,31 @@
+import type { NextFunction, Request, Response } from 'express';
+import { ApiError } from '../errors.js';
+import { E } from '../error-texts.js';
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Accepts only `127.0.0.1:<port>` and `localhost:<port>` as Host, which stops DNS rebinding. */
+export function hostGuard(req: Request, _res: Response, next: NextFunction): void {
+  const port = req.socket.localPort;
+  const host = (req.headers.host ?? '').toLowerCase();
+  if (host === `127.0.0.1:${port}` || host === `localhost:${port}`) return next();
+  next(new ApiError(403, E.forbiddenHost));
+}
+
+/**
+ * Refuses writes a browser sends from another site. CLI clients send neither Origin nor
+ * Sec-Fetch-Site and pass; the dashboard is same-origin and passes.
+ */
+export function originGuard(req: Request, _res: Response, next: NextFunction): void {
+  if (!UNSAFE.has(req.method)) return next();
+  const port = req.socket.localPort;
+  const origin = req.headers.origin;
+  if (origin !== undefined && origin !== `http://127.0.0.1:${port}` && origin !== `http://localhost:${port}`) {
+    return next(new ApiError(403, E.crossOrigin));
+  }
+  const site = req.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') {
+    return next(new ApiError(403, E.crossOrigin));
+  }
+  next();
+}

@@ -1,0 +1,17 @@
+import type { Router } from 'express';
+import type { Logger } from '../infra/logger.js';
+import type { Services } from '../services/index.js';
+import type { RouteRegistry } from './route.js';
+import { createMetaRouter } from './meta.js';
+
+export interface RouterDeps {
+  services: Services;
+  registry: RouteRegistry;
+  logger: Logger;
+}
+
+/**
+ * One router per area, mounted in this order. Literal routes that could be shadowed by a
+ * parameter route of another area come first (the token routes before `/api/settings/:profile`).
+ */
+export const areaRouters: Array<(deps: RouterDeps) => Router> = [createMetaRouter];

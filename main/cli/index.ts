@@ -1,0 +1,38 @@
+import { CliError } from './args.js';
+import { runServe } from './serve.js';
+
+const USAGE = `Usage: switchboard <command>
+
+Commands:
+  serve [--port N]     run the management API and dashboard headless (default port 3000)
+  help                 show this help
+`;
+
+type Command = (argv: string[]) => Promise<number>;
+
+/** Subcommands; areas add theirs here (bridge, shared, ...). */
+export const commands: Record<string, Command> = {
+  serve: (argv) => runServe(argv),
+  help: async () => {
+    process.stdout.write(USAGE);
+    return 0;
+  },
+};
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  const command = name ? commands[name] : undefined;
+  if (!command) {
+    process.stderr.write(name ? `switchboard: unknown command '${name}'\n\n${USAGE}` : USAGE);
+    return 2;
+  }
+  try {
+    return await command(rest);
+  } catch (err) {
+    if (err instanceof CliError) {
+      process.stderr.write(`switchboard: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+}

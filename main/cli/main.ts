@@ -1,0 +1,12 @@
+import { main } from './index.js';
+
+// Entry used when running from sources (tests spawn this through tsx).
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`switchboard: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

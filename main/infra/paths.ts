@@ -1,0 +1,45 @@
+import os from 'node:os';
+import path from 'node:path';
+
+/** Where Switchboard keeps its files and where the agent keeps its logs (decisions §0). */
+export interface Homes {
+  configDir: string;
+  agentDir: string;
+}
+
+export function resolveHomes(env: NodeJS.ProcessEnv = process.env): Homes {
+  const home = os.homedir();
+  return {
+    configDir: path.resolve(env.SWITCHBOARD_HOME || path.join(home, '.switchboard')),
+    agentDir: path.resolve(env.SWITCHBOARD_AGENT_DIR || env.CLAUDE_CONFIG_DIR || path.join(home, '.claude')),
+  };
+}
+
+export type Paths = ReturnType<typeof createPaths>;
+
+/** Every file under {config_dir}, in one place, so no module builds these paths by hand. */
+export function createPaths(homes: Homes) {
+  const c = (...parts: string[]) => path.join(homes.configDir, ...parts);
+  return {
+    configDir: homes.configDir,
+    agentDir: homes.agentDir,
+    appConfig: c('config.yaml'),
+    settings: (profile: string) => c(`${profile}.settings.json`),
+    backupsDir: c('backups'),
+    proxyDir: c('proxy'),
+    proxyConfig: c('proxy', 'config.yaml'),
+    proxyAuthDir: c('proxy', 'auth'),
+    proxyLogsDir: c('proxy', 'logs'),
+    proxyState: c('proxy', 'proxy.json'),
+    bridgeDir: c('cursor'),
+    bridgeCredentials: c('cursor', 'credentials.json'),
+    bridgePid: c('cursor', 'daemon.pid'),
+    bridgeToken: c('cursor', 'daemon-token'),
+    bridgeSettings: c('cursor.settings.json'),
+    sharedDir: c('shared'),
+    instancesDir: c('instances'),
+    cacheDir: c('.cache'),
+    usageCache: c('.cache', 'usage-cache.json'),
+    updateCheckCache: c('.cache', 'update-check.json'),
+  };
+}

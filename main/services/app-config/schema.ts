@@ -1,0 +1,86 @@
+import { z } from 'zod';
+
+/**
+ * The whole `{config_dir}/config.yaml` (decisions §3). Every section has defaults, so an
+ * empty file reads as a complete config. Unknown keys are kept (loose objects) so a newer
+ * version's settings survive an older version's write.
+ */
+const port = z.number().int().min(1).max(65535);
+
+export const proxyAuthSchema = z.looseObject({
+  api_key: z.string().optional(),
+  management_secret: z.string().optional(),
+  defaults: z
+    .looseObject({ api_key: z.string().optional(), management_secret: z.string().optional() })
+    .optional(),
+});
+
+export const quotaEndpointsSchema = z.looseObject({
+  agy: z.url().default('https://cloudcode-pa.googleapis.com'),
+  gemini: z.url().default('https://cloudcode-pa.googleapis.com'),
+  codex: z.url().default('https://chatgpt.com'),
+  ghcp: z.url().default('https://api.github.com'),
+  kiro: z.url().default('https://codewhisperer.us-east-1.amazonaws.com'),
+  iflow: z.url().default('https://iflow.cn'),
+});
+
+export const proxySectionSchema = z.looseObject({
+  /** Path of an installed CLIProxyAPI-compatible binary; empty = the built-in engine. */
+  binary_path: z.string().default(''),
+  /** Version of the external binary, for the update check (it cannot be asked). */
+  binary_version: z.string().default(''),
+  update_feed_url: z.url().default('https://api.github.com/repos/kaitranntt/CLIProxyAPIPlus/releases/latest'),
+  keep_running_on_quit: z.boolean().default(false),
+  auto_start: z.boolean().default(false),
+  quota_endpoints: quotaEndpointsSchema.prefault({}),
+  auth: proxyAuthSchema.prefault({}),
+});
+
+export const bridgeSectionSchema = z.looseObject({
+  enabled: z.boolean().default(false),
+  port: port.default(20129),
+  auto_start: z.boolean().default(false),
+  ghost_mode: z.boolean().default(true),
+  model: z.string().default('claude-4.5-sonnet'),
+  opus_model: z.string().default(''),
+  sonnet_model: z.string().default(''),
+  haiku_model: z.string().default(''),
+  upstream_url: z.url().default('https://api2.cursor.sh'),
+});
+
+export const usageSectionSchema = z.looseObject({
+  /** IANA zone used to group by day/hour; empty = the system zone. */
+  timezone: z.string().default(''),
+});
+
+export const agentToolSectionSchema = z.looseObject({
+  binary: z.string().min(1).default('droid'),
+  settings_path: z.string().min(1).default('~/.factory/settings.json'),
+});
+
+export const desktopSectionSchema = z.looseObject({
+  launch_at_login: z.boolean().default(false),
+  notifications: z.boolean().default(true),
+});
+
+export const appConfigSchema = z.looseObject({
+  /** Name of the default profile; removed by DELETE /api/accounts/reset-default. */
+  default: z.string().optional(),
+  proxy: proxySectionSchema.prefault({}),
+  cursor: bridgeSectionSchema.prefault({}),
+  usage: usageSectionSchema.prefault({}),
+  agent_tool: agentToolSectionSchema.prefault({}),
+  desktop: desktopSectionSchema.prefault({}),
+});
+
+export type AppConfig = z.output<typeof appConfigSchema>;
+export type BridgeSection = z.output<typeof bridgeSectionSchema>;
+export type ProxySection = z.output<typeof proxySectionSchema>;
+
+/** Config paths (dot-joined) that hold secrets: masked as `********` on read. */
+export const SECRET_CONFIG_PATHS = [
+  'proxy.auth.api_key',
+  'proxy.auth.management_secret',
+  'proxy.auth.defaults.api_key',
+  'proxy.auth.defaults.management_secret',
+] as const;

@@ -1,0 +1,29 @@
+import { EventEmitter } from 'node:events';
+
+/** What the app tells its windows, tray and `/api/events` listeners (decisions §7). */
+export interface AppEventMap {
+  'proxy-state': { state: string; running: boolean; port?: number; pid?: number; message?: string };
+  'bridge-state': { state: string; running: boolean; port?: number; pid?: number; message?: string };
+  'usage-refreshed': { timestamp: number };
+  anomaly: { type: string; date: string; message: string };
+  'config-changed': { section: string };
+}
+
+export type AppEventName = keyof AppEventMap;
+
+export class AppEvents {
+  private readonly emitter = new EventEmitter();
+
+  constructor() {
+    this.emitter.setMaxListeners(100);
+  }
+
+  emit<K extends AppEventName>(name: K, payload: AppEventMap[K]): void {
+    this.emitter.emit(name, payload);
+  }
+
+  on<K extends AppEventName>(name: K, listener: (payload: AppEventMap[K]) => void): () => void {
+    this.emitter.on(name, listener);
+    return () => this.emitter.off(name, listener);
+  }
+}

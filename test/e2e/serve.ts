@@ -1,0 +1,52 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface Served {
+  url: string;
+  home: string;
+  agentDir: string;
+  stop(): Promise<void>;
+}
+
+/** Runs the built `switchboard serve --port 0` with a temp home, as a user would. */
+export async function serve(prepare?: (dirs: { home: string; agentDir: string }) => Promise<void>): Promise<Served> {
+  const root = await fs.mkdtemp(path.join(os.tmpdir(), 'switchboard-e2e-'));
+  const home = path.join(root, 'home');
+  const agentDir = path.join(root, 'agent');
+  await fs.mkdir(agentDir, { recursive: true });
+  await prepare?.({ home, agentDir });
+  const child = spawn(process.execPath, ['bin/switchboard.js', 'serve', '--port', '0'], {
+    env: { ...process.env, SWITCHBOARD_HOME: home, SWITCHBOARD_AGENT_DIR: agentDir, SWITCHBOARD_LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await readyUrl(child);
+  return {
+    url,
+    home,
+    agentDir,
+    async stop() {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      await fs.rm(root, { recursive: true, force: true });
+    },
+  };
+}
+
+function readyUrl(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 20_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /Switchboard listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
+  });
+}
