@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { writeOfflineConfig } from '../helpers/offline-config.js';
 
 export interface Served {
   url: string;
@@ -17,6 +18,7 @@ export async function serve(prepare?: (dirs: { home: string; agentDir: string })
   const agentDir = path.join(root, 'agent');
   await fs.mkdir(agentDir, { recursive: true });
   await prepare?.({ home, agentDir });
+  await writeOfflineConfig(home);
   const child = spawn(process.execPath, ['bin/switchboard.js', 'serve', '--port', '0'], {
     env: { ...process.env, SWITCHBOARD_HOME: home, SWITCHBOARD_AGENT_DIR: agentDir, SWITCHBOARD_LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { startSwitchboard, type RunningSwitchboard } from '../../main/api/runtime.js';
 import type { Clock } from '../../main/infra/clock.js';
 import { silentLogger } from '../../main/infra/logger.js';
+import { writeOfflineConfig } from './offline-config.js';
 
 export interface TestApp extends RunningSwitchboard {
   home: string;
@@ -28,6 +29,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const agentDir = path.join(root, 'agent');
   await fs.mkdir(agentDir, { recursive: true });
   await options.before?.({ home, agentDir });
+  await writeOfflineConfig(home);
   const app = await startSwitchboard({
     homes: { configDir: home, agentDir },
     port: 0,
