@@ -3,6 +3,7 @@ import type { Logger } from '../infra/logger.js';
 import type { Services } from '../services/index.js';
 import type { RouteRegistry } from './route.js';
 import { createMetaRouter } from './meta.js';
+import { createEventsRouter } from './events.js';
 
 export interface RouterDeps {
   services: Services;
@@ -14,4 +15,4 @@ export interface RouterDeps {
  * One router per area, mounted in this order. Literal routes that could be shadowed by a
  * parameter route of another area come first (the token routes before `/api/settings/:profile`).
  */
-export const areaRouters: Array<(deps: RouterDeps) => Router> = [createMetaRouter];
+export const areaRouters: Array<(deps: RouterDeps) => Router> = [createMetaRouter, (deps) => createEventsRouter(deps)];

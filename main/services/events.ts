@@ -26,4 +26,10 @@ export class AppEvents {
     this.emitter.on(name, listener);
     return () => this.emitter.off(name, listener);
   }
+
+  /** Listeners of one event, or of all events; lets tests prove that subscribers clean up. */
+  listenerCount(name?: AppEventName): number {
+    const names = name ? [name] : (this.emitter.eventNames() as AppEventName[]);
+    return names.reduce((sum, n) => sum + this.emitter.listenerCount(n), 0);
+  }
 }
