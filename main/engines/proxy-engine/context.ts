@@ -1,0 +1,19 @@
+import type { Logger } from '../../infra/logger.js';
+import type { ProxyConfig } from './config.js';
+import type { SessionTracker } from './sessions.js';
+
+/** What every part of the engine works from; built once in main.ts, or by tests in-process. */
+export interface EngineContext {
+  config: ProxyConfig;
+  configPath: string;
+  /** Where error-*.log files go: `$WRITABLE_PATH/logs`, else `logs/` beside the config. */
+  logsDir: string;
+  /** Where provider auth files live (`auth/` beside the config). */
+  authDir: string;
+  sessions: SessionTracker;
+  logger: Logger;
+  version: string;
+  /** ms since epoch when the engine started listening. */
+  startedAt: number;
+  now: () => number;
+}
