@@ -59,23 +59,48 @@ async function syncDir(dir: string): Promise<void> {
   }
 }
 
-/** Removes temp files a killed writer left behind in `dir` (they start with '.' and end in '.tmp'). */
-export async function removeStaleTempFiles(dir: string, olderThanMs = 60_000): Promise<void> {
+/**
+ * Removes temp files a killed writer left behind in `dir` (they start with '.' and end in '.tmp').
+ * A temp file is stale when the process named in it is gone, or when it is older than
+ * `olderThanMs` (pids get reused; a live writer finishes well within a minute). Files of this
+ * process are only removed by age, since one of our own writes may be in flight.
+ */
+export async function removeStaleTempFiles(dir: string, olderThanMs = 60_000): Promise<number> {
   let names: string[];
   try {
     names = await fs.readdir(dir);
   } catch {
-    return;
+    return 0;
   }
   const now = Date.now();
+  let removed = 0;
   for (const name of names) {
     if (!name.startsWith('.') || !name.endsWith('.tmp')) continue;
     const full = path.join(dir, name);
     try {
       const st = await fs.stat(full);
-      if (now - st.mtimeMs >= olderThanMs) await fs.rm(full, { force: true });
+      if (!st.isFile()) continue;
+      if (now - st.mtimeMs >= olderThanMs || writerIsGone(name)) {
+        await fs.rm(full, { force: true });
+        removed++;
+      }
     } catch {
       // raced with another cleaner
     }
+  }
+  return removed;
+}
+
+/** Reads the pid out of `.<name>.<pid>.<12 hex>.tmp` and tells whether that process has exited. */
+function writerIsGone(tempName: string): boolean {
+  const match = /\.(\d+)\.[0-9a-f]{12}\.tmp$/.exec(tempName);
+  if (!match) return false;
+  const pid = Number(match[1]);
+  if (pid === process.pid || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
   }
 }

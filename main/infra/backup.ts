@@ -21,20 +21,26 @@ export function backupStamp(date: Date): string {
  * only the newest `keep` backups of the same base. Returns the backup's path.
  */
 export async function writeBackup(content: string, options: BackupOptions): Promise<string> {
-  const stamp = backupStamp(options.now ?? new Date());
-  let target = path.join(options.backupsDir, `${options.base}.${stamp}${options.suffix}`);
-  for (let n = 1; await exists(target); n++) {
-    target = path.join(options.backupsDir, `${options.base}.${stamp}-${n}${options.suffix}`);
-  }
+  // Two backups in the same millisecond take the next free millisecond instead of a suffix, so
+  // every name keeps the documented pattern and name order stays time order for pruning.
+  let time = (options.now ?? new Date()).getTime();
+  let target = backupPath(options, time);
+  while (await exists(target)) target = backupPath(options, ++time);
   await writeFileAtomic(target, content, { mode: 0o600 });
   await pruneBackups(options);
   return target;
 }
 
+function backupPath({ backupsDir, base, suffix }: BackupOptions, time: number): string {
+  return path.join(backupsDir, `${base}.${backupStamp(new Date(time))}${suffix}`);
+}
+
 async function pruneBackups({ backupsDir, base, suffix, keep }: BackupOptions): Promise<void> {
   const prefix = `${base}.`;
+  // Exactly `<base>.<stamp><suffix>`: profile `a` must not prune the backups of profile `a.b`.
   const names = (await fs.readdir(backupsDir))
-    .filter((n) => n.startsWith(prefix) && n.endsWith(suffix) && /^\d{8}T\d{9}Z/.test(n.slice(prefix.length)))
+    .filter((n) => n.startsWith(prefix) && n.endsWith(suffix))
+    .filter((n) => /^\d{8}T\d{9}Z$/.test(n.slice(prefix.length, n.length - suffix.length)))
     .sort();
   for (const name of names.slice(0, Math.max(0, names.length - keep))) {
     await fs.rm(path.join(backupsDir, name), { force: true });
