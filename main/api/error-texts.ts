@@ -21,6 +21,7 @@ export const E = {
   presetFieldsRequired: 'Missing required fields: name, default',
   invalidPreset: 'Invalid preset',
   modifiedExternally: 'File modified externally',
+  invalidExpectedMtime: 'expectedMtime must be an integer',
   writeSettingsFailed: 'Failed to write settings file',
   writeConfigFailed: 'Failed to write config file',
   readSettingsFailed: 'Failed to read settings file',

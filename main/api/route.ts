@@ -53,8 +53,11 @@ export interface RouteSpec<B extends z.ZodType | undefined, Q extends z.ZodType 
   path: string;
   summary: string;
   body?: B;
-  /** `error` text of the 400 answered when the body fails its schema. */
-  bodyError?: string;
+  /**
+   * `error` text of the 400 answered when the body fails its schema; a function picks the text
+   * by the failing issue when one route documents several (e.g. required fields vs bad types).
+   */
+  bodyError?: ErrorTextFor;
   query?: Q;
   queryError?: string;
   response?: z.ZodType;
@@ -70,6 +73,8 @@ export interface RouteSpec<B extends z.ZodType | undefined, Q extends z.ZodType 
 }
 
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+export type ErrorTextFor = string | ((error: z.ZodError) => string);
 
 export const NO_STORE_HEADERS = {
   'Cache-Control': 'no-store, no-cache, must-revalidate',
@@ -113,9 +118,9 @@ export function routeOn(router: Router, registry: RouteRegistry, tag: string) {
 }
 
 /** Parses input with a schema; a failure is a 400 whose message names the offending field. */
-export function parseWith<T extends z.ZodType>(schema: T, input: unknown, error: string): z.output<T> {
+export function parseWith<T extends z.ZodType>(schema: T, input: unknown, error: ErrorTextFor): z.output<T> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  throw new ApiError(400, error, describeIssue(result.error));
+  throw new ApiError(400, typeof error === 'string' ? error : error(result.error), describeIssue(result.error));
 }
 

@@ -4,6 +4,9 @@ import type { Services } from '../services/index.js';
 import type { RouteRegistry } from './route.js';
 import { createMetaRouter } from './meta.js';
 import { createEventsRouter } from './events.js';
+import { createTokensRouter } from './tokens.js';
+import { createSettingsRouter } from './settings.js';
+import { createPresetsRouter } from './presets.js';
 
 export interface RouterDeps {
   services: Services;
@@ -15,4 +18,4 @@ export interface RouterDeps {
  * One router per area, mounted in this order. Literal routes that could be shadowed by a
  * parameter route of another area come first (the token routes before `/api/settings/:profile`).
  */
-export const areaRouters: Array<(deps: RouterDeps) => Router> = [createMetaRouter, (deps) => createEventsRouter(deps)];
+export const areaRouters: Array<(deps: RouterDeps) => Router> = [createMetaRouter, (deps) => createEventsRouter(deps), createTokensRouter, createSettingsRouter, createPresetsRouter];

@@ -1,4 +1,9 @@
 import type { ServiceContext } from './context.js';
+import { AccountService } from './accounts/account-service.js';
+import { createSettingsServices } from './settings/index.js';
+import type { PresetsService } from './settings/presets-service.js';
+import type { SettingsService } from './settings/settings-service.js';
+import { TokensService } from './tokens/tokens-service.js';
 
 /**
  * Every domain service of the main process. Each area adds its service here and builds it
@@ -6,14 +11,28 @@ import type { ServiceContext } from './context.js';
  */
 export interface Services {
   ctx: ServiceContext;
+  settings: SettingsService;
+  presets: PresetsService;
+  tokens: TokensService;
+  accounts: AccountService;
 }
 
 export async function createServices(ctx: ServiceContext): Promise<Services> {
-  return { ctx };
+  // Default tokens and proxy/config.yaml exist before the API answers its first request.
+  const tokens = new TokensService(ctx);
+  await tokens.init();
+  return {
+    ctx,
+    ...createSettingsServices(ctx),
+    tokens,
+    accounts: new AccountService(ctx.appConfig),
+  };
 }
 
 /** Work done once the API listens: adopt a running proxy, auto-start the bridge, load caches. */
-export async function startServices(_services: Services): Promise<void> {}
+export async function startServices(services: Services): Promise<void> {
+  await services.settings.start();
+}
 
 /** Stops what the services started (children per their quit policy, timers, watchers). */
 export async function stopServices(_services: Services): Promise<void> {}

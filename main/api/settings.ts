@@ -1,0 +1,56 @@
+import { Router } from 'express';
+import { routeOn } from './route.js';
+import type { RouterDeps } from './routers.js';
+import {
+  profileSettingsResponse,
+  profilesResponse,
+  settingsUpdateBody,
+  settingsUpdateError,
+  settingsUpdateResponse,
+} from './schemas/settings.js';
+import { mapSettingsErrors } from './settings-errors.js';
+
+/** Profile settings (spec 4.1) and the profile list (decisions §2). */
+export function createSettingsRouter({ services, registry }: RouterDeps): Router {
+  const router = Router();
+  const route = routeOn(router, registry, 'settings');
+  const settings = services.settings;
+
+  route({
+    method: 'get',
+    path: '/api/profiles',
+    summary: 'Every profile that has a settings file, sorted by name',
+    response: profilesResponse,
+    handler: async () => ({ profiles: await settings.listProfiles() }),
+  });
+
+  route({
+    method: 'get',
+    path: '/api/settings/:profile',
+    summary: 'Profile settings with sensitive env values masked as ********',
+    response: profileSettingsResponse,
+    handler: ({ params }) => settings.get(params.profile!, { raw: false }),
+  });
+
+  route({
+    method: 'get',
+    path: '/api/settings/:profile/raw',
+    summary: 'Profile settings unmasked (no-store)',
+    response: profileSettingsResponse,
+    noStore: true,
+    handler: ({ params }) => settings.get(params.profile!, { raw: true }),
+  });
+
+  route({
+    method: 'put',
+    path: '/api/settings/:profile',
+    summary: 'Replace profile settings: optimistic lock on expectedMtime, backup, atomic write',
+    body: settingsUpdateBody,
+    bodyError: settingsUpdateError,
+    response: settingsUpdateResponse,
+    handler: ({ params, body }) => settings.put(params.profile!, body),
+  });
+
+  router.use(mapSettingsErrors);
+  return router;
+}

@@ -1,0 +1,146 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { writeFileAtomic, type AtomicWriteOptions } from '../../infra/atomic-write.js';
+import { writeBackup } from '../../infra/backup.js';
+import type { Clock } from '../../infra/clock.js';
+import { serializeFile } from '../../infra/file-lock.js';
+import { errorMessage, isNotFound, toMtime } from '../../infra/file-stat.js';
+import { advanceMtime } from '../../infra/mtime-advance.js';
+import type { Paths } from '../../infra/paths.js';
+import { SettingsError } from './errors.js';
+import { settingsFileOf } from './profile-name.js';
+
+export type SettingsData = Record<string, unknown>;
+
+/** A settings file as it is on disk. */
+export interface SettingsSnapshot {
+  file: string;
+  text: string;
+  mtime: number;
+  /** The parsed object; undefined when the text is not a JSON object (see parseError). */
+  data: SettingsData | undefined;
+  parseError?: string;
+}
+
+export interface WriteOutcome {
+  mtime: number;
+  created: boolean;
+  /** Present when an existing file was copied to backups/ before being replaced. */
+  backupPath?: string;
+}
+
+/** What an update decides from the current file: the next content and what to answer. */
+export type UpdatePlan<T> = (current: SettingsSnapshot | null) => { next: SettingsData; result: T };
+
+export type FileWriter = (file: string, data: string, options?: AtomicWriteOptions) => Promise<void>;
+
+export const BACKUPS_KEPT = 20;
+
+export interface SettingsStoreOptions {
+  paths: Paths;
+  clock: Clock;
+  /** Injected in tests to make a write fail; production uses writeFileAtomic. */
+  writeFile?: FileWriter;
+}
+
+/**
+ * The one read and write path of `<profile>.settings.json`, shared by settings PUT and the
+ * preset routes: per-file serialisation, backup only when the content changes, atomic write,
+ * and an mtime that moves on every write.
+ */
+export class SettingsStore {
+  private readonly writeFile: FileWriter;
+
+  constructor(private readonly options: SettingsStoreOptions) {
+    this.writeFile = options.writeFile ?? writeFileAtomic;
+  }
+
+  fileOf(profile: string): string {
+    return settingsFileOf(this.options.paths, profile);
+  }
+
+  /** The file as it is now; null when it does not exist. */
+  async read(profile: string): Promise<SettingsSnapshot | null> {
+    return readSnapshot(this.fileOf(profile));
+  }
+
+  /** Like read, but a file that is not a JSON object is a read failure. */
+  async readValid(profile: string): Promise<(SettingsSnapshot & { data: SettingsData }) | null> {
+    const snapshot = await this.read(profile);
+    if (snapshot) requireValid(snapshot);
+    return snapshot as (SettingsSnapshot & { data: SettingsData }) | null;
+  }
+
+  /** Runs `plan` against the current file under the file's lock and writes what it returns. */
+  async update<T>(profile: string, plan: UpdatePlan<T>): Promise<{ result: T; write: WriteOutcome }> {
+    const file = this.fileOf(profile);
+    return serializeFile(file, async () => {
+      const current = await readSnapshot(file);
+      const { next, result } = plan(current);
+      const write = await this.write(profile, file, current, `${JSON.stringify(next, null, 2)}\n`);
+      return { result, write };
+    });
+  }
+
+  private async write(profile: string, file: string, current: SettingsSnapshot | null, text: string): Promise<WriteOutcome> {
+    if (current && current.text === text) return { mtime: current.mtime, created: false };
+    try {
+      const backupPath = current
+        ? await writeBackup(current.text, {
+            backupsDir: this.options.paths.backupsDir,
+            base: profile,
+            suffix: '.settings.json',
+            keep: BACKUPS_KEPT,
+            now: new Date(this.options.clock.now()),
+          })
+        : undefined;
+      // A new file gets 0600 (it holds tokens); a replaced one keeps the mode its owner chose.
+      await this.writeFile(file, text, current ? {} : { mode: 0o600 });
+      const mtime = await advanceMtime(file, current?.mtime ?? null);
+      return { mtime, created: current === null, ...(backupPath ? { backupPath } : {}) };
+    } catch (err) {
+      throw new SettingsError('write-failed', errorMessage(err));
+    }
+  }
+}
+
+export function requireValid(snapshot: SettingsSnapshot): asserts snapshot is SettingsSnapshot & { data: SettingsData } {
+  if (!snapshot.data) {
+    throw new SettingsError('read-failed', `${path.basename(snapshot.file)} is not a valid settings file: ${snapshot.parseError}`);
+  }
+}
+
+async function readSnapshot(file: string): Promise<SettingsSnapshot | null> {
+  let text: string;
+  let mtime: number;
+  try {
+    // One handle for stat and content, so the mtime belongs to the bytes read even if the
+    // file is replaced meanwhile.
+    const handle = await fs.open(file, 'r');
+    try {
+      mtime = toMtime((await handle.stat()).mtimeMs);
+      text = await handle.readFile('utf8');
+    } finally {
+      await handle.close();
+    }
+  } catch (err) {
+    if (isNotFound(err)) return null;
+    throw new SettingsError('read-failed', errorMessage(err));
+  }
+  return { file, text, mtime, ...parseSettings(text) };
+}
+
+function parseSettings(text: string): { data: SettingsData | undefined; parseError?: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return { data: undefined, parseError: errorMessage(err) };
+  }
+  if (!isRecord(value)) return { data: undefined, parseError: 'the top level must be a JSON object' };
+  return { data: value };
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
