@@ -76,7 +76,7 @@ describe('bridge daemon: health and client auth', () => {
   });
 
   it('401 in OpenAI format on /v1/chat/completions and /v1/models, missing or wrong token', async () => {
-    for (const headers of [{}, { authorization: 'Bearer wrong' }, { 'x-api-key': 'wrong' }]) {
+    for (const headers of [{}, { authorization: 'Bearer wrong' }, { 'x-api-key': 'wrong' }] as Array<Record<string, string>>) {
       const chat = await post('/v1/chat/completions', openAiBody(), headers);
       expect(chat.status).toBe(401);
       const body = (await chat.json()) as { error: { type: string; message: string } };
@@ -89,7 +89,7 @@ describe('bridge daemon: health and client auth', () => {
   });
 
   it('401 in Anthropic format on /v1/messages', async () => {
-    for (const headers of [{}, { authorization: 'Bearer wrong' }, { 'x-api-key': TOKEN + 'x' }]) {
+    for (const headers of [{}, { authorization: 'Bearer wrong' }, { 'x-api-key': TOKEN + 'x' }] as Array<Record<string, string>>) {
       const res = await post('/v1/messages', anthropicBody(), headers);
       expect(res.status).toBe(401);
       const body = (await res.json()) as { type: string; error: { type: string } };
