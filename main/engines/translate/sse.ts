@@ -1,0 +1,138 @@
+import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
+import type { AnthropicStreamEvent } from './anthropic-types.js';
+import type { OpenAIChunk } from './openai-types.js';
+import { AnthropicToOpenAIStream, type AnthropicToOpenAIStreamOptions, type OpenAIStreamFrame } from './stream-anthropic-to-openai.js';
+import { OpenAIToAnthropicStream, type OpenAIToAnthropicStreamOptions } from './stream-openai-to-anthropic.js';
+import { parseErrorBody } from './errors.js';
+
+/** One Anthropic event as SSE text. */
+export function encodeAnthropicEvent(event: AnthropicStreamEvent): string {
+  return `event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`;
+}
+
+/** One OpenAI frame as SSE text (`data:` lines only, as OpenAI sends them). */
+export function encodeOpenAIFrame(frame: OpenAIStreamFrame): string {
+  return `data: ${frame === '[DONE]' ? '[DONE]' : JSON.stringify(frame)}\n\n`;
+}
+
+/**
+ * Raw upstream SSE text in, raw client SSE text out. Chunk boundaries may fall anywhere (inside a
+ * line, inside a multi-byte character already decoded by the caller); eventsource-parser buffers.
+ */
+export interface SseTranslator {
+  /** Feed decoded upstream text; returns client SSE text to write now (may be empty). */
+  feed(text: string): string;
+  /** The upstream body ended; returns the closing frames (nothing if the stream already closed). */
+  end(): string;
+  /** The upstream failed mid-stream; returns the client's error frame. */
+  fail(status: number, message: string): string;
+  /** True once the closing frames were produced. */
+  readonly done: boolean;
+}
+
+/** Upstream speaks OpenAI SSE (`data:` chunks, `[DONE]`); the client expects Anthropic events. */
+export function createOpenAIToAnthropicSse(options: OpenAIToAnthropicStreamOptions = {}): SseTranslator {
+  const stream = new OpenAIToAnthropicStream(options);
+  return new BufferedTranslator(stream, encodeAnthropicEvent, (message, emit, close) => {
+    if (message.data.trim() === '[DONE]') {
+      emit(stream.end());
+      close();
+      return;
+    }
+    const parsed = parseJson(message.data);
+    if (!parsed) return;
+    if (parsed.error) {
+      // OpenAI-compatible servers report a mid-stream failure as a data line holding {error}.
+      emit(stream.fail(statusOf(parsed.error), parseErrorBody(message.data).message));
+      close();
+      return;
+    }
+    emit(stream.push(parsed as unknown as OpenAIChunk));
+  });
+}
+
+/** Upstream speaks Anthropic SSE (named events); the client expects OpenAI chunks and `[DONE]`. */
+export function createAnthropicToOpenAISse(options: AnthropicToOpenAIStreamOptions = {}): SseTranslator {
+  const stream = new AnthropicToOpenAIStream(options);
+  return new BufferedTranslator(stream, encodeOpenAIFrame, (message, emit, close) => {
+    const parsed = parseJson(message.data);
+    if (!parsed) return;
+    const name = message.event ?? (typeof parsed.type === 'string' ? parsed.type : 'message');
+    emit(stream.push({ event: name, data: parsed }));
+    if (name === 'message_stop' || name === 'error') close();
+  });
+}
+
+interface ClosingStream<F> {
+  end(): F[];
+  fail(status: number, message: string): F[];
+}
+
+type EventHandler<F> = (message: EventSourceMessage, emit: (frames: F[]) => void, close: () => void) => void;
+
+/** Shared feed/end/fail plumbing: frames produced while parsing are collected, then handed out. */
+class BufferedTranslator<F> implements SseTranslator {
+  private pending = '';
+  private closed = false;
+  private readonly parser: EventSourceParser;
+
+  constructor(
+    private readonly stream: ClosingStream<F>,
+    private readonly encode: (frame: F) => string,
+    handle: EventHandler<F>,
+  ) {
+    const emit = (frames: F[]) => {
+      for (const frame of frames) this.pending += this.encode(frame);
+    };
+    const close = () => {
+      this.closed = true;
+    };
+    this.parser = createParser({ onEvent: (message) => (this.closed ? undefined : handle(message, emit, close)) });
+  }
+
+  get done(): boolean {
+    return this.closed;
+  }
+
+  feed(text: string): string {
+    this.parser.feed(text);
+    return this.take();
+  }
+
+  end(): string {
+    // A last event without its closing blank line still counts: flush it before closing.
+    this.parser.feed('\n\n');
+    let text = this.take();
+    if (!this.closed) text += this.stream.end().map(this.encode).join('');
+    this.closed = true;
+    return text;
+  }
+
+  fail(status: number, message: string): string {
+    let text = this.take();
+    if (!this.closed) text += this.stream.fail(status, message).map(this.encode).join('');
+    this.closed = true;
+    return text;
+  }
+
+  private take(): string {
+    const text = this.pending;
+    this.pending = '';
+    return text;
+  }
+}
+
+function parseJson(data: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(data);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined; // keep-alive noise or a broken line must not end the stream
+  }
+}
+
+function statusOf(error: unknown): number {
+  const e = error as { status?: unknown; code?: unknown } | null;
+  const code = e?.status ?? e?.code;
+  return typeof code === 'number' && code >= 400 && code < 600 ? code : 500;
+}
