@@ -1,12 +1,5 @@
 import { render } from 'preact';
-
-function App() {
-  return (
-    <main>
-      <h1>Switchboard</h1>
-      <p>The dashboard is being built.</p>
-    </main>
-  );
-}
+import { App } from './app.js';
+import './styles.css';
 
 render(<App />, document.getElementById('app')!);

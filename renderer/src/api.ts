@@ -1,0 +1,142 @@
+import type * as T from './api-types.js';
+
+/**
+ * The dashboard's only way to the management API: same-origin fetches, JSON bodies with
+ * `Content-Type: application/json` (the API refuses other writes), and one error type that
+ * carries the API's own `error` / `message` so notices can show them verbatim.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly error: string,
+    readonly detail: string | undefined,
+    readonly body: Record<string, unknown>,
+  ) {
+    super(detail ? `${error}: ${detail}` : error);
+  }
+}
+
+type Query = Record<string, string | number | undefined>;
+
+function withQuery(path: string, query?: Query): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') params.set(k, String(v));
+  const text = params.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+async function send(method: string, path: string, body?: unknown, query?: Query): Promise<Response> {
+  const init: RequestInit = { method, headers: { Accept: 'application/json' }, cache: 'no-store' };
+  if (body !== undefined) {
+    init.headers = { ...init.headers, 'Content-Type': 'application/json' };
+    init.body = JSON.stringify(body);
+  }
+  let res: Response;
+  try {
+    res = await fetch(withQuery(path, query), init);
+  } catch (err) {
+    throw new ApiError(0, 'Cannot reach Switchboard', err instanceof Error ? err.message : String(err), {});
+  }
+  if (!res.ok) throw await toApiError(res);
+  return res;
+}
+
+async function toApiError(res: Response): Promise<ApiError> {
+  const text = await res.text();
+  try {
+    const body = JSON.parse(text) as Record<string, unknown>;
+    const error = typeof body.error === 'string' ? body.error : `HTTP ${res.status}`;
+    return new ApiError(res.status, error, typeof body.message === 'string' ? body.message : undefined, body);
+  } catch {
+    return new ApiError(res.status, `HTTP ${res.status} ${res.statusText}`, text.slice(0, 200) || undefined, {});
+  }
+}
+
+async function json<R>(method: string, path: string, body?: unknown, query?: Query): Promise<R> {
+  return (await send(method, path, body, query)).json() as Promise<R>;
+}
+
+async function text(path: string, query?: Query): Promise<string> {
+  return (await send('GET', path, undefined, query)).text();
+}
+
+const enc = encodeURIComponent;
+
+/** Usage queries all take the same optional window and timezone. */
+export interface UsageQuery { since?: string; until?: string; tz?: string }
+
+export const api = {
+  profiles: () => json<{ profiles: T.ProfileEntry[] }>('GET', '/api/profiles'),
+  settings: (profile: string) => json<T.ProfileSettings>('GET', `/api/settings/${enc(profile)}`),
+  settingsRaw: (profile: string) => json<T.ProfileSettings>('GET', `/api/settings/${enc(profile)}/raw`),
+  saveSettings: (profile: string, settings: T.ProfileSettings['settings'], expectedMtime?: number) =>
+    json<T.SettingsUpdateResult>('PUT', `/api/settings/${enc(profile)}`, { settings, expectedMtime }),
+  presets: (profile: string) => json<{ presets: T.Preset[] }>('GET', `/api/settings/${enc(profile)}/presets`),
+  addPreset: (profile: string, preset: T.Preset) =>
+    json<{ preset: T.Preset }>('POST', `/api/settings/${enc(profile)}/presets`, preset),
+  deletePreset: (profile: string, name: string) =>
+    json<T.SuccessMessage>('DELETE', `/api/settings/${enc(profile)}/presets/${enc(name)}`),
+  resetDefaultAccount: () => json<T.SuccessMessage>('DELETE', '/api/accounts/reset-default'),
+
+  tokens: () => json<T.Tokens>('GET', '/api/settings/auth/tokens'),
+  tokensRaw: () => json<T.Tokens>('GET', '/api/settings/auth/tokens/raw'),
+  setTokens: (body: { apiKey?: string; managementSecret?: string }) =>
+    json<T.TokenWriteResult>('PUT', '/api/settings/auth/tokens', body),
+  regenerateSecret: () => json<T.TokenWriteResult>('POST', '/api/settings/auth/tokens/regenerate-secret'),
+  resetTokens: () => json<T.TokenWriteResult>('POST', '/api/settings/auth/tokens/reset'),
+
+  sharedSummary: () => json<T.SharedSummary>('GET', '/api/shared/summary'),
+  sharedList: (type: T.SharedType) => json<{ items: T.SharedItem[] }>('GET', `/api/shared/${type}`),
+  sharedContent: (type: T.SharedType, path: string) =>
+    json<T.SharedContent>('GET', '/api/shared/content', undefined, { type, path }),
+
+  agentDiagnostics: () => json<T.AgentDiagnostics>('GET', '/api/agent-tool/diagnostics'),
+  agentSettings: () => json<T.AgentSettings>('GET', '/api/agent-tool/settings'),
+  saveAgentSettings: (content: string, expectedMtime?: number | null) =>
+    json<T.WriteResult>('PUT', '/api/agent-tool/settings', { content, expectedMtime: expectedMtime ?? undefined }),
+
+  config: () => json<T.AppConfigResponse>('GET', '/api/config'),
+  saveConfig: (config: Record<string, unknown>, expectedMtime?: number | null) =>
+    json<{ success: boolean; mtime: number; config: Record<string, unknown> }>('PUT', '/api/config', {
+      config,
+      expectedMtime: expectedMtime ?? undefined,
+    }),
+
+  proxyStatus: () => json<T.ProxyStatus>('GET', '/api/proxy/proxy-status'),
+  proxyStart: () => json<T.ProxyStartResult>('POST', '/api/proxy/proxy-start'),
+  proxyStop: () => json<T.ProxyStopResult>('POST', '/api/proxy/proxy-stop'),
+  updateCheck: () => json<T.UpdateCheck>('GET', '/api/proxy/update-check'),
+  proxyModels: () => json<T.ProxyModels>('GET', '/api/proxy/models'),
+  errorLogs: () => json<{ files: T.ErrorLogFile[] }>('GET', '/api/proxy/error-logs'),
+  errorLog: (name: string) => text(`/api/proxy/error-logs/${enc(name)}`),
+  proxyConfig: () => text('/api/proxy/config.yaml'),
+  saveProxyConfig: (content: string) => json<{ success: boolean; path: string }>('PUT', '/api/proxy/config.yaml', { content }),
+  authFiles: () => json<T.AuthFiles>('GET', '/api/proxy/auth-files'),
+  authFileUrl: (name: string) => withQuery('/api/proxy/auth-files/download', { name }),
+  quota: (provider: string, accountId: string) =>
+    json<T.Quota>('GET', `/api/proxy/quota/${enc(provider)}/${enc(accountId)}`),
+
+  usageSummary: (q: UsageQuery) => json<T.UsageSummary>('GET', '/api/usage/summary', undefined, { ...q }),
+  usageDaily: (q: UsageQuery) => json<{ daily: T.DailyEntry[] }>('GET', '/api/usage/daily', undefined, { ...q }),
+  usageHourly: (q: UsageQuery) => json<{ hourly: T.HourlyEntry[] }>('GET', '/api/usage/hourly', undefined, { ...q }),
+  usageMonthly: (q: UsageQuery) => json<{ monthly: T.MonthlyEntry[] }>('GET', '/api/usage/monthly', undefined, { ...q }),
+  usageModels: (q: UsageQuery) =>
+    json<{ models: T.ModelEntry[]; totalCost: number }>('GET', '/api/usage/models', undefined, { ...q }),
+  usageInsights: (q: UsageQuery) => json<T.Insights>('GET', '/api/usage/insights', undefined, { ...q }),
+  usageSessions: (q: UsageQuery & { limit: number; offset: number }) =>
+    json<T.SessionsPage>('GET', '/api/usage/sessions', undefined, { ...q }),
+  usageRefresh: () => json<T.RefreshResult>('POST', '/api/usage/refresh'),
+  usageStatus: () => json<T.CacheStatus>('GET', '/api/usage/status'),
+
+  bridgeStatus: () => json<T.BridgeStatus>('GET', '/api/bridge/status'),
+  bridgeAutoDetect: () => json<T.SuccessMessage>('POST', '/api/bridge/auth/auto-detect'),
+  bridgeImport: (accessToken: string, machineId: string) =>
+    json<T.SuccessMessage>('POST', '/api/bridge/auth/import', { accessToken, machineId }),
+  bridgeModels: () => json<T.BridgeModels>('GET', '/api/bridge/models'),
+  bridgeStart: () => json<{ success: boolean; pid: number; port: number }>('POST', '/api/bridge/daemon/start'),
+  bridgeStop: () => json<{ success: boolean; stopped: boolean }>('POST', '/api/bridge/daemon/stop'),
+  bridgeSettings: () => json<T.BridgeSettings>('GET', '/api/bridge/settings'),
+  saveBridgeSettings: (patch: Partial<T.BridgeSettings>) =>
+    json<{ success: boolean; cursor: T.BridgeSettings }>('PUT', '/api/bridge/settings', patch),
+};

@@ -1,0 +1,68 @@
+import { useEffect, useRef } from 'preact/hooks';
+import { href, useRoute } from './lib/router.js';
+import { OverviewPage } from './pages/overview.js';
+import { UsagePage } from './pages/usage/usage-page.js';
+import { ProfilesPage } from './pages/profiles/profiles-page.js';
+import { ProxyPage } from './pages/proxy/proxy-page.js';
+import { BridgePage } from './pages/bridge/bridge-page.js';
+import { SharedPage } from './pages/shared-page.js';
+import { AgentToolPage } from './pages/agent-tool-page.js';
+import { SettingsPage } from './pages/settings-page.js';
+
+interface PageDef {
+  id: string;
+  title: string;
+  icon: string;
+  render: (rest: string[]) => preact.JSX.Element;
+}
+
+const PAGES: PageDef[] = [
+  { id: 'overview', title: 'Overview', icon: '◎', render: () => <OverviewPage /> },
+  { id: 'usage', title: 'Usage', icon: '▤', render: () => <UsagePage /> },
+  { id: 'profiles', title: 'Profiles', icon: '☰', render: (rest) => <ProfilesPage selected={rest[0]} /> },
+  { id: 'proxy', title: 'Proxy', icon: '⇄', render: (rest) => <ProxyPage section={rest[0]} /> },
+  { id: 'bridge', title: 'Bridge', icon: '⌁', render: () => <BridgePage /> },
+  { id: 'shared', title: 'Shared data', icon: '❏', render: () => <SharedPage /> },
+  { id: 'agent-tool', title: 'Agent tool', icon: '⚙', render: () => <AgentToolPage /> },
+  { id: 'settings', title: 'Settings', icon: '✎', render: () => <SettingsPage /> },
+];
+
+export function App() {
+  const route = useRoute();
+  const page = PAGES.find((p) => p.id === route[0]) ?? PAGES[0]!;
+  const main = useRef<HTMLElement>(null);
+  const first = useRef(true);
+
+  useEffect(() => {
+    document.title = `${page.title} · Switchboard`;
+    // Move focus to the new page for keyboard and screen-reader users (not on first load).
+    if (first.current) first.current = false;
+    else main.current?.focus();
+  }, [page.id]);
+
+  return (
+    <div class="shell">
+      <a class="skip-link" href="#main" onClick={(e) => { e.preventDefault(); main.current?.focus(); }}>
+        Skip to content
+      </a>
+      <nav class="sidebar" aria-label="Pages">
+        <div class="brand">
+          <span class="brand-mark" aria-hidden="true">⇄</span> Switchboard
+        </div>
+        <ul>
+          {PAGES.map((p) => (
+            <li key={p.id}>
+              <a href={href(p.id)} aria-current={p.id === page.id ? 'page' : undefined}>
+                <span class="nav-icon" aria-hidden="true">{p.icon}</span>
+                {p.title}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main id="main" ref={main} tabIndex={-1} class="content">
+        {page.render(route.slice(1))}
+      </main>
+    </div>
+  );
+}

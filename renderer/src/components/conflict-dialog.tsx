@@ -1,0 +1,65 @@
+import { Dialog } from './dialog.js';
+import { changedLines } from '../lib/line-diff.js';
+
+/**
+ * Shown on 409 "File modified externally": both versions side by side, changed lines marked
+ * by a sign and a label (not by colour alone), then Reload (take the disk version) or
+ * Overwrite (write mine over it).
+ */
+export function ConflictDialog(props: {
+  open: boolean;
+  what: string;
+  mine: string;
+  theirs: string;
+  busy?: boolean;
+  onReload: () => void;
+  onOverwrite: () => void;
+  onCancel: () => void;
+}) {
+  const a = props.mine.split('\n');
+  const b = props.theirs.split('\n');
+  const { onlyA, onlyB } = changedLines(a, b);
+  return (
+    <Dialog title={`${props.what} changed on disk`} open={props.open} onClose={props.onCancel} wide>
+      <p>
+        Someone else saved {props.what} after you opened it. Choose which version to keep. Lines marked
+        <span class="diff-mark diff-mine"> + </span> are only in yours, <span class="diff-mark diff-theirs"> − </span> only on disk.
+      </p>
+      <div class="compare" data-testid="conflict-compare">
+        <Side title="Your version (unsaved)" lines={a} marked={onlyA} sign="+" cls="diff-mine" />
+        <Side title="Version on disk" lines={b} marked={onlyB} sign="−" cls="diff-theirs" />
+      </div>
+      <div class="actions">
+        <button type="button" class="btn" onClick={props.onReload} disabled={props.busy}>
+          Reload from disk (discard mine)
+        </button>
+        <button type="button" class="btn btn-danger" onClick={props.onOverwrite} disabled={props.busy}>
+          Overwrite with my version
+        </button>
+        <button type="button" class="btn" onClick={props.onCancel} disabled={props.busy}>
+          Keep editing
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
+function Side(props: { title: string; lines: string[]; marked: Set<number>; sign: string; cls: string }) {
+  return (
+    <figure class="compare-side">
+      <figcaption>
+        {props.title} <span class="muted">({props.marked.size} changed lines)</span>
+      </figcaption>
+      <pre tabIndex={0} aria-label={props.title}>
+        {props.lines.map((line, i) => (
+          <div key={i} class={props.marked.has(i) ? `diff-line ${props.cls}` : 'diff-line'}>
+            <span class="diff-sign" aria-hidden={!props.marked.has(i)}>
+              {props.marked.has(i) ? props.sign : ' '}
+            </span>
+            {line || ' '}
+          </div>
+        ))}
+      </pre>
+    </figure>
+  );
+}

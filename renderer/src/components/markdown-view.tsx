@@ -1,0 +1,29 @@
+import DOMPurify from 'dompurify';
+import { marked } from 'marked';
+import { useMemo } from 'preact/hooks';
+
+/** Splits YAML front matter off so it shows as metadata rather than a stray paragraph. */
+function splitFrontMatter(text: string): { meta: string | null; body: string } {
+  const m = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(text);
+  return m ? { meta: m[1]!, body: text.slice(m[0].length) } : { meta: null, body: text };
+}
+
+/** Markdown rendered by marked and sanitised by DOMPurify: shared items are user files, not trusted HTML. */
+export function MarkdownView(props: { text: string; label: string }) {
+  const { meta, html } = useMemo(() => {
+    const { meta, body } = splitFrontMatter(props.text);
+    const raw = marked.parse(body, { async: false, gfm: true });
+    return { meta, html: DOMPurify.sanitize(raw, { USE_PROFILES: { html: true } }) };
+  }, [props.text]);
+  return (
+    <article class="markdown" aria-label={props.label}>
+      {meta ? (
+        <details>
+          <summary>Front matter</summary>
+          <pre>{meta}</pre>
+        </details>
+      ) : null}
+      <div dangerouslySetInnerHTML={{ __html: html }} />
+    </article>
+  );
+}

@@ -1,0 +1,84 @@
+import { api } from '../api.js';
+import type { ProxyStatus } from '../api-types.js';
+import { formatDuration, formatTime } from '../lib/format.js';
+import { useLiveReload, useNow } from '../lib/live.js';
+import { useAction } from '../lib/use-action.js';
+import { useResource } from '../lib/use-resource.js';
+import { ErrorNotice, Loading, Notice } from './notice.js';
+import { StatusBadge } from './status-badge.js';
+
+export function proxyBadge(status: ProxyStatus | undefined) {
+  if (!status) return <StatusBadge kind="off" label="Unknown" />;
+  if (status.running) return <StatusBadge kind="ok" label="Running" />;
+  if (status.state === 'failed') return <StatusBadge kind="bad" label="Failed" />;
+  if (status.state === 'starting') return <StatusBadge kind="warn" label="Starting" />;
+  return <StatusBadge kind="off" label="Stopped" />;
+}
+
+/** Proxy state with Start/Stop; live through /api/events, else a visible-only poll. */
+export function ProxyControl(props: { compact?: boolean }) {
+  const status = useResource(api.proxyStatus, []);
+  useLiveReload(['proxy-state'], status.reload, 5000);
+  const now = useNow(props.compact ? 60_000 : 1000);
+  const start = useAction(api.proxyStart);
+  const stop = useAction(api.proxyStop);
+  const s = status.data;
+
+  const onStart = async () => {
+    stop.clear();
+    await start.run();
+    await status.reload();
+  };
+  const onStop = async () => {
+    start.clear();
+    await stop.run();
+    await status.reload();
+  };
+
+  return (
+    <section class="panel" aria-labelledby="proxy-control-title" data-testid="proxy-control">
+      <header class="panel-head">
+        <h2 id="proxy-control-title">Proxy</h2>
+        <div data-testid="proxy-state">{s ? proxyBadge(s) : null}</div>
+      </header>
+      {status.loading && !s ? <Loading what="proxy status" /> : null}
+      <ErrorNotice error={status.error} context="Proxy status" />
+      {s?.running ? (
+        <dl class="facts">
+          <dt>Port</dt>
+          <dd>{s.port}</dd>
+          <dt>PID</dt>
+          <dd>{s.pid}</dd>
+          <dt>Active sessions</dt>
+          <dd>{s.sessionCount}</dd>
+          <dt>Up for</dt>
+          <dd title={formatTime(s.startedAt)}>{formatDuration(now - s.startedAt)}</dd>
+        </dl>
+      ) : s ? (
+        <p class="muted">{'message' in s && s.message ? s.message : 'The proxy is not running.'}</p>
+      ) : null}
+      <div class="actions">
+        <button type="button" class="btn btn-primary" onClick={onStart} disabled={start.busy || stop.busy || s?.running === true}>
+          {start.busy ? 'Starting…' : 'Start proxy'}
+        </button>
+        <button type="button" class="btn" onClick={onStop} disabled={start.busy || stop.busy || s?.running === false}>
+          {stop.busy ? 'Stopping…' : 'Stop proxy'}
+        </button>
+      </div>
+      <ErrorNotice error={start.error} context="Start" onDismiss={start.clear} />
+      <ErrorNotice error={stop.error} context="Stop" onDismiss={stop.clear} />
+      {start.result ? (
+        <Notice tone="success" onDismiss={start.clear}>
+          {start.result.alreadyRunning ? `Already running on port ${start.result.port}.` : `Started on port ${start.result.port}.`}
+        </Notice>
+      ) : null}
+      {stop.result ? (
+        <Notice tone={stop.result.stopped ? 'success' : 'info'} onDismiss={stop.clear}>
+          {stop.result.stopped
+            ? `Stopped (PID ${stop.result.pid}, ${stop.result.sessionCount ?? 0} active sessions).`
+            : (stop.result.message ?? 'The proxy was not running.')}
+        </Notice>
+      ) : null}
+    </section>
+  );
+}

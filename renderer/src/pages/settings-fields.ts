@@ -1,0 +1,50 @@
+/** The config.yaml keys the Settings form offers; everything else is reachable in the JSON view. */
+export interface ConfigField {
+  path: string;
+  label: string;
+  kind: 'text' | 'bool' | 'zone';
+  hint?: string;
+}
+
+export const CONFIG_GROUPS: Array<{ title: string; fields: ConfigField[] }> = [
+  {
+    title: 'Proxy',
+    fields: [
+      { path: 'proxy.auto_start', label: 'Start the proxy when Switchboard starts', kind: 'bool' },
+      { path: 'proxy.keep_running_on_quit', label: 'Keep the proxy running after quitting', kind: 'bool' },
+      { path: 'proxy.binary_path', label: 'External proxy binary', kind: 'text', hint: 'Empty uses the built-in engine.' },
+      { path: 'proxy.binary_version', label: 'External binary version', kind: 'text', hint: 'Used by the update check.' },
+      { path: 'proxy.update_feed_url', label: 'Update feed URL', kind: 'text' },
+    ],
+  },
+  {
+    title: 'Usage',
+    fields: [{ path: 'usage.timezone', label: 'Timezone for grouping by day and hour', kind: 'zone', hint: 'Empty uses the system zone.' }],
+  },
+  {
+    title: 'Agent tool',
+    fields: [
+      { path: 'agent_tool.binary', label: 'Binary (name on PATH or absolute path)', kind: 'text' },
+      { path: 'agent_tool.settings_path', label: 'Settings file', kind: 'text' },
+    ],
+  },
+  {
+    title: 'Desktop',
+    fields: [
+      { path: 'desktop.launch_at_login', label: 'Launch at login', kind: 'bool' },
+      { path: 'desktop.notifications', label: 'Desktop notifications', kind: 'bool' },
+    ],
+  },
+];
+
+export function getPath(obj: Record<string, unknown>, path: string): unknown {
+  return path.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), obj);
+}
+
+export function setPath(obj: Record<string, unknown>, path: string, value: unknown): Record<string, unknown> {
+  const [head, ...rest] = path.split('.');
+  const copy = { ...obj };
+  if (rest.length === 0) copy[head!] = value;
+  else copy[head!] = setPath((obj[head!] as Record<string, unknown>) ?? {}, rest.join('.'), value);
+  return copy;
+}

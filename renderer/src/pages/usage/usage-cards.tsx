@@ -1,0 +1,47 @@
+import type { UsageSummary } from '../../api-types.js';
+import { formatCompact, formatCost, formatInt } from '../../lib/format.js';
+
+function Card(props: { label: string; value: string; exact?: string; note?: string; testId?: string }) {
+  return (
+    <div class="card" data-testid={props.testId}>
+      <h3 class="card-label">{props.label}</h3>
+      <p class="card-value" title={props.exact}>
+        {props.value}
+      </p>
+      {props.note ? <p class="muted">{props.note}</p> : null}
+    </div>
+  );
+}
+
+/** Headline numbers. `totalTokens` counts input + output + cache read + cache write. */
+export function UsageCards(props: { summary: UsageSummary }) {
+  const s = props.summary;
+  const range = s.dateRange.from ? `${s.dateRange.from} → ${s.dateRange.to}` : 'No data in this period';
+  return (
+    <section class="cards" aria-label="Usage summary">
+      <Card label="Total cost" value={formatCost(s.totalCost)} note={range} testId="card-cost" />
+      <Card
+        label="Total tokens"
+        value={formatCompact(s.totalTokens)}
+        exact={formatInt(s.totalTokens)}
+        note="input + output + cache read + cache write"
+        testId="card-tokens"
+      />
+      <Card label="Input / output" value={`${formatCompact(s.inputTokens)} / ${formatCompact(s.outputTokens)}`} />
+      <Card
+        label="Cache read / write"
+        value={`${formatCompact(s.cacheReadTokens)} / ${formatCompact(s.cacheWriteTokens)}`}
+      />
+      <Card
+        label="Daily average"
+        value={formatCost(s.dailyAverage.cost)}
+        note={`${formatCompact(s.dailyAverage.tokens)} tokens per active day`}
+      />
+      <Card
+        label="Models used"
+        value={String(s.modelsUsed.length)}
+        note={s.unpricedModels?.length ? `Unpriced (cost not counted): ${s.unpricedModels.join(', ')}` : undefined}
+      />
+    </section>
+  );
+}

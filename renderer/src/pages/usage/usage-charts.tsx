@@ -1,0 +1,150 @@
+import { useMemo } from 'preact/hooks';
+import type { DailyEntry, HourlyEntry, ModelEntry, MonthlyEntry, TokenCounts } from '../../api-types.js';
+import { ChartPanel, type Series } from '../../components/chart-panel.js';
+import { DataTable, type Column } from '../../components/data-table.js';
+import { Empty } from '../../components/notice.js';
+import { formatCompact, formatCost, formatInt } from '../../lib/format.js';
+
+const totalOf = (e: TokenCounts) => e.inputTokens + e.outputTokens + (e.cacheReadTokens ?? 0) + (e.cacheWriteTokens ?? 0);
+
+/** Token and cost columns shared by the daily, hourly and monthly tables. */
+function tokenColumns<R extends TokenCounts>(): Column<R>[] {
+  return [
+    { key: 'in', label: 'Input', numeric: true, render: (r) => formatInt(r.inputTokens) },
+    { key: 'out', label: 'Output', numeric: true, render: (r) => formatInt(r.outputTokens) },
+    { key: 'cw', label: 'Cache write', numeric: true, render: (r) => formatInt(r.cacheWriteTokens ?? 0) },
+    { key: 'cr', label: 'Cache read', numeric: true, render: (r) => formatInt(r.cacheReadTokens ?? 0) },
+    { key: 'total', label: 'Total tokens', numeric: true, render: (r) => formatInt(totalOf(r)) },
+    { key: 'cost', label: 'Cost', numeric: true, render: (r) => formatCost(r.cost) },
+  ];
+}
+
+function totalsRow(rows: TokenCounts[]): string[] {
+  const sum = (f: (e: TokenCounts) => number) => rows.reduce((acc, e) => acc + f(e), 0);
+  return [
+    formatInt(sum((e) => e.inputTokens)),
+    formatInt(sum((e) => e.outputTokens)),
+    formatInt(sum((e) => e.cacheWriteTokens ?? 0)),
+    formatInt(sum((e) => e.cacheReadTokens ?? 0)),
+    formatInt(sum(totalOf)),
+    formatCost(sum((e) => e.cost)),
+  ];
+}
+
+function tokenSeries(rows: TokenCounts[], withCost: boolean): Series[] {
+  const series: Series[] = [
+    { label: 'Input', data: rows.map((r) => r.inputTokens), stack: 't' },
+    { label: 'Output', data: rows.map((r) => r.outputTokens), stack: 't' },
+    { label: 'Cache write', data: rows.map((r) => r.cacheWriteTokens ?? 0), stack: 't' },
+    { label: 'Cache read', data: rows.map((r) => r.cacheReadTokens ?? 0), stack: 't' },
+  ];
+  if (withCost) series.push({ label: 'Cost (USD)', data: rows.map((r) => Number(r.cost.toFixed(4))), secondAxis: true, line: true });
+  return series;
+}
+
+function summaryText(what: string, rows: TokenCounts[]): string {
+  const tokens = rows.reduce((a, r) => a + totalOf(r), 0);
+  const cost = rows.reduce((a, r) => a + r.cost, 0);
+  return `${what}: ${formatCompact(tokens)} tokens, ${formatCost(cost)} over ${rows.length} entries. Switch to the table for exact figures.`;
+}
+
+export function DailyChart(props: { daily: DailyEntry[] }) {
+  const labels = useMemo(() => props.daily.map((d) => d.date.slice(5)), [props.daily]);
+  const series = useMemo(() => tokenSeries(props.daily, true), [props.daily]);
+  if (props.daily.length === 0) return <Empty>No daily usage in this period.</Empty>;
+  const columns: Column<DailyEntry>[] = [{ key: 'date', label: 'Date', render: (r) => r.date }, ...tokenColumns<DailyEntry>()];
+  return (
+    <ChartPanel
+      id="chart-daily"
+      title="Daily tokens and cost"
+      kind="bar"
+      labels={labels}
+      series={series}
+      yTitle="tokens"
+      y2Title="USD"
+      summary={summaryText('Daily usage', props.daily)}
+      table={<DataTable caption="Daily usage" captionHidden columns={columns} rows={props.daily} rowKey={(r) => r.date} footer={['Total', ...totalsRow(props.daily)]} testId="table-daily" />}
+    />
+  );
+}
+
+export function HourlyChart(props: { hourly: HourlyEntry[]; zone: string }) {
+  const labels = useMemo(() => props.hourly.map((h) => h.hour.slice(11, 13) + 'h'), [props.hourly]);
+  const series = useMemo(() => tokenSeries(props.hourly, true), [props.hourly]);
+  const columns: Column<HourlyEntry>[] = [{ key: 'hour', label: 'Hour', render: (r) => r.hour }, ...tokenColumns<HourlyEntry>()];
+  return (
+    <ChartPanel
+      id="chart-hourly"
+      title={`Last 24 hours (${props.zone})`}
+      kind="bar"
+      labels={labels}
+      series={series}
+      yTitle="tokens"
+      y2Title="USD"
+      summary={summaryText('Hourly usage, last 24 hours', props.hourly)}
+      table={<DataTable caption="Hourly usage" captionHidden columns={columns} rows={props.hourly} rowKey={(r) => r.hour} footer={['Total', ...totalsRow(props.hourly)]} testId="table-hourly" />}
+    />
+  );
+}
+
+export function MonthlyChart(props: { monthly: MonthlyEntry[] }) {
+  const labels = useMemo(() => props.monthly.map((m) => m.month), [props.monthly]);
+  const series = useMemo(() => tokenSeries(props.monthly, true), [props.monthly]);
+  if (props.monthly.length === 0) return <Empty>No monthly usage in this period.</Empty>;
+  const columns: Column<MonthlyEntry>[] = [{ key: 'month', label: 'Month', render: (r) => r.month }, ...tokenColumns<MonthlyEntry>()];
+  return (
+    <ChartPanel
+      id="chart-monthly"
+      title="Monthly"
+      kind="bar"
+      labels={labels}
+      series={series}
+      yTitle="tokens"
+      y2Title="USD"
+      summary={summaryText('Monthly usage', props.monthly)}
+      table={<DataTable caption="Monthly usage" captionHidden columns={columns} rows={props.monthly} rowKey={(r) => r.month} footer={['Total', ...totalsRow(props.monthly)]} testId="table-monthly" />}
+    />
+  );
+}
+
+export function ModelsChart(props: { models: ModelEntry[]; totalCost: number }) {
+  const labels = useMemo(() => props.models.map((m) => m.model), [props.models]);
+  const series = useMemo<Series[]>(() => [{ label: 'Cost share (%)', data: props.models.map((m) => m.percentage) }], [props.models]);
+  if (props.models.length === 0) return <Empty>No models used in this period.</Empty>;
+  const columns: Column<ModelEntry>[] = [
+    { key: 'model', label: 'Model', render: (r) => <code>{r.model}</code> },
+    { key: 'cost', label: 'Cost', numeric: true, render: (r) => formatCost(r.cost) },
+    { key: 'share', label: 'Cost share', numeric: true, render: (r) => `${r.percentage.toFixed(2)} %` },
+  ];
+  return (
+    <ChartPanel
+      id="chart-models"
+      title="Cost share by model"
+      kind="doughnut"
+      labels={labels}
+      series={series}
+      summary={`Cost share of ${props.models.length} models; total ${formatCost(props.totalCost)}.`}
+      table={<DataTable caption="Cost share by model" captionHidden columns={columns} rows={props.models} rowKey={(r) => r.model} footer={['Total', formatCost(props.totalCost), '100 %']} testId="table-model-share" />}
+    />
+  );
+}
+
+/** The full per-model table, sorted by cost as the API sends it. */
+export function ModelsTable(props: { models: ModelEntry[]; totalCost: number }) {
+  if (props.models.length === 0) return null;
+  const columns: Column<ModelEntry>[] = [
+    { key: 'model', label: 'Model', render: (r) => <code>{r.model}</code> },
+    ...tokenColumns<ModelEntry>(),
+    { key: 'share', label: 'Share', numeric: true, render: (r) => `${r.percentage.toFixed(2)} %` },
+    { key: 'io', label: 'In/out ratio', numeric: true, render: (r) => (r.ioRatio == null ? '—' : r.ioRatio.toFixed(2)) },
+  ];
+  const footer = ['Total', ...totalsRow(props.models).slice(0, 5), formatCost(props.totalCost), '100 %', ''];
+  return (
+    <section class="panel" aria-labelledby="models-table-title">
+      <header class="panel-head">
+        <h3 id="models-table-title">Models</h3>
+      </header>
+      <DataTable caption="Models" captionHidden columns={columns} rows={props.models} rowKey={(r) => r.model} footer={footer} testId="table-models" />
+    </section>
+  );
+}

@@ -1,0 +1,67 @@
+import { useMemo } from 'preact/hooks';
+import { isoDay, systemTimeZone } from '../../lib/format.js';
+
+export interface UsageFilter {
+  from: string;
+  to: string;
+  zone: string;
+}
+
+function shift(day: string, days: number): string {
+  const d = new Date(`${day}T12:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+/** Quick ranges, computed in the chosen zone so "today" means the user's today. */
+export function presetRange(preset: '7d' | '30d' | 'month' | 'all', zone: string): { from: string; to: string } {
+  const today = isoDay(new Date(), zone);
+  if (preset === '7d') return { from: shift(today, -6), to: today };
+  if (preset === '30d') return { from: shift(today, -29), to: today };
+  if (preset === 'month') return { from: today.slice(0, 8) + '01', to: today };
+  return { from: '', to: '' };
+}
+
+export function UsageFilters(props: { value: UsageFilter; onChange: (f: UsageFilter) => void }) {
+  const zones = useMemo(() => {
+    const list = Intl.supportedValuesOf('timeZone');
+    const sys = systemTimeZone();
+    return list.includes(sys) ? list : [sys, ...list];
+  }, []);
+  const v = props.value;
+  const set = (patch: Partial<UsageFilter>) => props.onChange({ ...v, ...patch });
+  const invalid = v.from && v.to && v.from > v.to;
+  return (
+    <form class="filters" aria-label="Usage filters" onSubmit={(e) => e.preventDefault()}>
+      <div class="field">
+        <label for="usage-from">From</label>
+        <input id="usage-from" type="date" value={v.from} max={v.to || undefined} onChange={(e) => set({ from: e.currentTarget.value })} />
+      </div>
+      <div class="field">
+        <label for="usage-to">To</label>
+        <input id="usage-to" type="date" value={v.to} min={v.from || undefined} onChange={(e) => set({ to: e.currentTarget.value })} />
+      </div>
+      <div class="field">
+        <label for="usage-zone">Timezone</label>
+        <select id="usage-zone" value={v.zone} onChange={(e) => set({ zone: e.currentTarget.value })}>
+          {zones.map((z) => (
+            <option key={z} value={z}>
+              {z}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div class="segmented" role="group" aria-label="Quick ranges">
+        <button type="button" onClick={() => set(presetRange('7d', v.zone))}>7 days</button>
+        <button type="button" onClick={() => set(presetRange('30d', v.zone))}>30 days</button>
+        <button type="button" onClick={() => set(presetRange('month', v.zone))}>This month</button>
+        <button type="button" onClick={() => set(presetRange('all', v.zone))}>All time</button>
+      </div>
+      {invalid ? (
+        <p class="field-error" role="alert">
+          <span aria-hidden="true">✕ </span>“From” is after “To”.
+        </p>
+      ) : null}
+    </form>
+  );
+}
