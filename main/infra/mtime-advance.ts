@@ -13,9 +13,9 @@ export async function advanceMtime(file: string, previous: number | null): Promi
   let stat = await fs.stat(file);
   let mtime = toMtime(stat.mtimeMs);
   for (let attempt = 0; previous !== null && mtime <= previous && attempt < 3; attempt++) {
-    // +1.5 ms, not +1: seconds are passed as a float, and rounding must not land on `previous`.
-    const target = new Date(previous + 1.5 + attempt);
-    await fs.utimes(file, stat.atime, target);
+    // Seconds as a float at +1.5 ms, not a Date at +1: a Date drops the fraction, and the
+    // float's rounding could then land just below previous + 1 and floor back onto `previous`.
+    await fs.utimes(file, stat.atime, (previous + 1.5 + attempt) / 1000);
     stat = await fs.stat(file);
     mtime = toMtime(stat.mtimeMs);
   }

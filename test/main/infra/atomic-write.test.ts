@@ -1,0 +1,154 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import ts from 'typescript';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { removeStaleTempFiles, writeFileAtomic } from '../../../main/infra/atomic-write.js';
+import { settingsVersion } from '../../fixtures/settings-versions.mjs';
+
+const root = path.resolve(__dirname, '../../..');
+const rewriter = path.join(root, 'test/fixtures/atomic-rewriter.mjs');
+
+let tmp: string;
+const children = new Set<ChildProcess>();
+
+beforeAll(async () => {
+  tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'switchboard-atomic-'));
+});
+afterEach(() => {
+  for (const child of children) child.kill('SIGKILL');
+  children.clear();
+});
+afterAll(() => fs.rm(tmp, { recursive: true, force: true }));
+
+const tempFilesIn = async (dir: string) => (await fs.readdir(dir)).filter((n) => n.startsWith('.') && n.endsWith('.tmp'));
+
+/** A pid that certainly belongs to no process: a child that has exited and been reaped. */
+async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+  await once(child, 'exit');
+  return child.pid!;
+}
+
+describe('writeFileAtomic', () => {
+  it('creates the file with the given mode and leaves no temp file', async () => {
+    const dir = await fs.mkdtemp(path.join(tmp, 'basic-'));
+    const file = path.join(dir, 'nested', 'a.json');
+    await writeFileAtomic(file, '{"a":1}', { mode: 0o600, dirMode: 0o700 });
+    expect(await fs.readFile(file, 'utf8')).toBe('{"a":1}');
+    expect((await fs.stat(file)).mode & 0o777).toBe(0o600);
+    expect((await fs.stat(path.dirname(file))).mode & 0o777).toBe(0o700);
+    expect(await tempFilesIn(path.dirname(file))).toEqual([]);
+  });
+
+  it('keeps the mode of a file it replaces unless told otherwise', async () => {
+    const dir = await fs.mkdtemp(path.join(tmp, 'mode-'));
+    const file = path.join(dir, 'b.json');
+    await fs.writeFile(file, 'old');
+    await fs.chmod(file, 0o640);
+    await writeFileAtomic(file, 'new');
+    expect(await fs.readFile(file, 'utf8')).toBe('new');
+    expect((await fs.stat(file)).mode & 0o777).toBe(0o640);
+  });
+
+  it('fails without touching the target when its directory path is a file', async () => {
+    const dir = await fs.mkdtemp(path.join(tmp, 'fail-'));
+    await fs.writeFile(path.join(dir, 'blocker'), 'not a directory');
+    await expect(writeFileAtomic(path.join(dir, 'blocker', 'c.json'), 'x')).rejects.toThrow();
+    expect(await fs.readFile(path.join(dir, 'blocker'), 'utf8')).toBe('not a directory');
+  });
+});
+
+describe('removeStaleTempFiles', () => {
+  it('removes temp files of dead writers and old ones, keeps fresh ones of live writers and other files', async () => {
+    const dir = await fs.mkdtemp(path.join(tmp, 'sweep-'));
+    const dead = `.a.settings.json.${await deadPid()}.0123456789ab.tmp`;
+    const liveFresh = `.b.settings.json.${process.pid}.0123456789ab.tmp`;
+    const liveOld = `.c.settings.json.${process.pid}.ba9876543210.tmp`;
+    const unrelated = ['.hidden', 'notes.tmp', 'x.settings.json'];
+    for (const name of [dead, liveFresh, liveOld, ...unrelated]) await fs.writeFile(path.join(dir, name), 'x');
+    const twoMinutesAgo = new Date(Date.now() - 120_000);
+    await fs.utimes(path.join(dir, liveOld), twoMinutesAgo, twoMinutesAgo);
+    await fs.mkdir(path.join(dir, '.dir.1.0123456789ab.tmp'));
+
+    expect(await removeStaleTempFiles(dir)).toBe(2);
+    expect((await fs.readdir(dir)).sort()).toEqual([liveFresh, '.dir.1.0123456789ab.tmp', ...unrelated].sort());
+  });
+
+  it('is quiet about a directory that does not exist', async () => {
+    expect(await removeStaleTempFiles(path.join(tmp, 'missing'))).toBe(0);
+  });
+});
+
+/**
+ * Crash safety (issue 2): a writer killed with SIGKILL at random moments never leaves a torn
+ * file. The writer runs as plain Node on main/infra/atomic-write.ts compiled by the project's
+ * TypeScript (tsx would add ~0.4 s per start, and this test starts a writer per kill).
+ */
+describe('writeFileAtomic under SIGKILL', () => {
+  const KILLS = 55;
+
+  it(`leaves a complete version after each of ${KILLS} kills, and the sweep leaves no temp file`, async () => {
+    const dir = await fs.mkdtemp(path.join(tmp, 'crash-'));
+    const target = path.join(dir, 'work.settings.json');
+    const moduleUrl = pathToFileURL(await compileAtomicWrite(dir)).href;
+    let killedMidWrite = 0;
+
+    for (let i = 0; i < KILLS; i++) {
+      const first = i * 1_000_000;
+      const child = spawn(process.execPath, [rewriter, moduleUrl, target, String(first)], { stdio: ['ignore', 'pipe', 'inherit'] });
+      children.add(child);
+      const exited = once(child, 'exit');
+      await waitForReady(child);
+      await new Promise((r) => setTimeout(r, Math.random() * 25));
+      child.kill('SIGKILL');
+      const [, signal] = await exited;
+      children.delete(child);
+      expect(signal).toBe('SIGKILL');
+
+      const text = await fs.readFile(target, 'utf8');
+      const version = (JSON.parse(text) as { version: number }).version;
+      expect(version).toBeGreaterThanOrEqual(first);
+      expect(text).toBe(settingsVersion(version));
+
+      const leftovers = await tempFilesIn(dir);
+      expect(leftovers.length).toBeLessThanOrEqual(1); // at most the one write the kill interrupted
+      killedMidWrite += leftovers.length;
+      await removeStaleTempFiles(dir); // what the app does at start
+      expect(await tempFilesIn(dir)).toEqual([]);
+    }
+    // Not asserted (timing-dependent), but shows the kills did land inside writes.
+    console.info(`crash-safety: ${killedMidWrite} of ${KILLS} kills interrupted a write`);
+  }, 30_000);
+});
+
+async function compileAtomicWrite(dir: string): Promise<string> {
+  const source = await fs.readFile(path.join(root, 'main/infra/atomic-write.ts'), 'utf8');
+  const { outputText } = ts.transpileModule(source, {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+  });
+  const out = path.join(dir, '..', `atomic-write-${path.basename(dir)}.mjs`);
+  await fs.writeFile(out, outputText);
+  return out;
+}
+
+function waitForReady(child: ChildProcess): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => reject(new Error('writer did not get ready within 10 s')), 10_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      if (seen.includes('ready')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', () => {
+      clearTimeout(timer);
+      reject(new Error('writer exited before it was ready'));
+    });
+  });
+}
