@@ -1,0 +1,133 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { writeFileAtomic } from '../../infra/atomic-write.js';
+import { writeBackup } from '../../infra/backup.js';
+import { serializeFile } from '../../infra/file-lock.js';
+import { errorMessage, isNotFound, statMtime, toMtime } from '../../infra/file-stat.js';
+import { advanceMtime } from '../../infra/mtime-advance.js';
+import { checkMtime } from '../mtime-conflict.js';
+
+export interface SettingsFileState {
+  path: string;
+  exists: boolean;
+  mtime: number | null;
+  sizeBytes: number | null;
+  /** Raw text; `"{}"` when the file does not exist. */
+  content: string;
+  /** The parsed object; `{}` when missing, null when the text is not a JSON object. */
+  settings: Record<string, unknown> | null;
+  parseError: string | null;
+}
+
+/** The PUT body was not JSON with an object at its root (decisions §3). */
+export class InvalidSettingsJsonError extends Error {}
+
+/** The file could not be written (disk full, a directory in the way...). */
+export class SettingsWriteError extends Error {}
+
+export async function readSettingsFile(file: string): Promise<SettingsFileState> {
+  const missing: SettingsFileState = {
+    path: file,
+    exists: false,
+    mtime: null,
+    sizeBytes: null,
+    content: '{}',
+    settings: {},
+    parseError: null,
+  };
+  let stat;
+  try {
+    stat = await fs.stat(file);
+  } catch (err) {
+    if (isNotFound(err)) return missing;
+    return { ...missing, exists: true, content: '', settings: null, parseError: `cannot be read: ${errorMessage(err)}` };
+  }
+  const base = { path: file, exists: true, mtime: toMtime(stat.mtimeMs), sizeBytes: stat.size };
+  if (!stat.isFile()) return { ...base, content: '', settings: null, parseError: 'not a regular file' };
+  let content: string;
+  try {
+    content = await fs.readFile(file, 'utf8');
+  } catch (err) {
+    return { ...base, content: '', settings: null, parseError: `cannot be read: ${errorMessage(err)}` };
+  }
+  try {
+    return { ...base, content, settings: parseSettingsObject(content), parseError: null };
+  } catch (err) {
+    return { ...base, content, settings: null, parseError: errorMessage(err) };
+  }
+}
+
+/** JSON whose root is an object; anything else throws InvalidSettingsJsonError. */
+export function parseSettingsObject(content: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(content);
+  } catch (err) {
+    throw new InvalidSettingsJsonError(errorMessage(err));
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new InvalidSettingsJsonError(`the root must be a JSON object, not ${describeRoot(value)}`);
+  }
+  return value as Record<string, unknown>;
+}
+
+export interface WriteSettingsOptions {
+  backupsDir: string;
+  now: Date;
+}
+
+/**
+ * Validates, checks `expectedMtime`, backs up the old text (only when it changes), and writes
+ * atomically, all under the file's lock so two racing PUTs give one success and one 409.
+ * The text is written as sent: the user's formatting is theirs.
+ */
+export async function writeSettingsFile(
+  file: string,
+  content: string,
+  expectedMtime: number | null | undefined,
+  options: WriteSettingsOptions,
+): Promise<{ mtime: number; backupPath?: string }> {
+  parseSettingsObject(content);
+  const target = await followLink(file);
+  return serializeFile(target, async () => {
+    const before = await statMtime(target);
+    checkMtime(expectedMtime, before);
+    try {
+      const previous = await readIfFile(target);
+      const backupPath =
+        previous !== null && previous !== content
+          ? await writeBackup(previous, { backupsDir: options.backupsDir, base: 'settings', suffix: '.json', keep: 20, now: options.now })
+          : undefined;
+      // writeFileAtomic keeps an existing file's mode and uses 0600 for a new one.
+      await writeFileAtomic(target, content, { dirMode: 0o700 });
+      const mtime = await advanceMtime(target, before);
+      return backupPath ? { mtime, backupPath } : { mtime };
+    } catch (err) {
+      throw new SettingsWriteError(`${target}: ${errorMessage(err)}`);
+    }
+  });
+}
+
+/** A settings file that is a link (dotfile managers) is written through, not replaced. */
+async function followLink(file: string): Promise<string> {
+  try {
+    return await fs.realpath(file);
+  } catch {
+    return path.resolve(file);
+  }
+}
+
+async function readIfFile(file: string): Promise<string | null> {
+  try {
+    return await fs.readFile(file, 'utf8');
+  } catch (err) {
+    if (isNotFound(err)) return null;
+    throw err;
+  }
+}
+
+function describeRoot(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
+}
