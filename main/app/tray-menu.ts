@@ -1,0 +1,129 @@
+import type { AppStatus } from './status-source.js';
+
+/**
+ * The tray menu as plain data (decisions §7, style habit 8): built by pure functions from the
+ * status the API serves, turned into an Electron menu by tray.ts, tested without Electron.
+ */
+export type ApiActionId = 'proxy-start' | 'proxy-stop' | 'bridge-start' | 'bridge-stop' | 'usage-refresh';
+export type TrayActionId = 'open-window' | ApiActionId | 'quit';
+
+export type TrayMenuItem =
+  | { type: 'separator' }
+  | { type: 'normal'; label: string; enabled: boolean; action?: TrayActionId };
+
+/** Last state an event reported for a child; the API status has no "failed" or "starting". */
+export interface ChildOverlay {
+  state: string;
+  message?: string;
+}
+
+export interface TrayView {
+  status: AppStatus;
+  proxyEvent?: ChildOverlay;
+  bridgeEvent?: ChildOverlay;
+  /** Actions sent to the API and not answered yet. */
+  pending: ReadonlySet<ApiActionId>;
+}
+
+export type ChildPhase = 'running' | 'stopped' | 'starting' | 'stopping' | 'failed' | 'unknown';
+
+export type TrayIconState = 'running' | 'stopped' | 'error';
+
+const SEPARATOR: TrayMenuItem = { type: 'separator' };
+
+export function buildTrayMenu(view: TrayView): TrayMenuItem[] {
+  const items: TrayMenuItem[] = [item('Open window', 'open-window'), SEPARATOR, ...proxyItems(view)];
+  if (view.status.bridge?.enabled) items.push(SEPARATOR, ...bridgeItems(view));
+  items.push(SEPARATOR, info(costLine(view.status.todayCost)), info(anomalyLine(view.status.anomalies)));
+  const refreshing = view.pending.has('usage-refresh');
+  items.push(item(refreshing ? 'Refreshing usage…' : 'Refresh usage', 'usage-refresh', !refreshing));
+  items.push(SEPARATOR, item('Quit Switchboard', 'quit'));
+  return items;
+}
+
+/** A child's phase: a running status wins over older events; events say what the status cannot. */
+export function childPhase(running: boolean | null | undefined, event: ChildOverlay | undefined, starting: boolean, stopping: boolean): ChildPhase {
+  if (stopping || (running && event?.state === 'stopping')) return 'stopping';
+  if (running) return 'running';
+  if (starting || event?.state === 'starting') return 'starting';
+  if (running === null || running === undefined) return 'unknown';
+  return event?.state === 'failed' ? 'failed' : 'stopped';
+}
+
+function proxyItems(view: TrayView): TrayMenuItem[] {
+  const proxy = view.status.proxy;
+  const phase = childPhase(proxy?.running ?? null, view.proxyEvent, view.pending.has('proxy-start'), view.pending.has('proxy-stop'));
+  const lines: Record<ChildPhase, string> = {
+    running: `Proxy running on port ${proxy?.port ?? '?'} · ${plural(proxy?.sessionCount ?? 0, 'session')}`,
+    stopped: 'Proxy stopped',
+    starting: 'Proxy starting…',
+    stopping: 'Proxy stopping…',
+    failed: `Proxy failed: ${shorten(view.proxyEvent?.message ?? 'see the window for details')}`,
+    unknown: 'Proxy status unavailable',
+  };
+  return [info(lines[phase]), toggle(phase, 'proxy', 'Proxy')];
+}
+
+function bridgeItems(view: TrayView): TrayMenuItem[] {
+  const bridge = view.status.bridge!;
+  const phase = childPhase(bridge.daemonRunning, view.bridgeEvent, view.pending.has('bridge-start'), view.pending.has('bridge-stop'));
+  const credentials = bridge.authenticated === false ? ' · credentials missing' : bridge.tokenExpired ? ' · credentials expired' : '';
+  const lines: Record<ChildPhase, string> = {
+    running: `Bridge running on port ${bridge.port ?? '?'}`,
+    stopped: `Bridge stopped${credentials}`,
+    starting: 'Bridge starting…',
+    stopping: 'Bridge stopping…',
+    failed: `Bridge failed: ${shorten(view.bridgeEvent?.message ?? 'see the window for details')}`,
+    unknown: 'Bridge status unavailable',
+  };
+  return [info(lines[phase]), toggle(phase, 'bridge', 'Bridge')];
+}
+
+/** Start when not running, Stop when running; disabled while a change is under way or unknown. */
+function toggle(phase: ChildPhase, prefix: 'proxy' | 'bridge', name: string): TrayMenuItem {
+  if (phase === 'running') return item(`Stop ${name.toLowerCase()}`, `${prefix}-stop`);
+  if (phase === 'stopping') return item(`Stop ${name.toLowerCase()}`, `${prefix}-stop`, false);
+  return item(`Start ${name.toLowerCase()}`, `${prefix}-start`, phase === 'stopped' || phase === 'failed');
+}
+
+export function trayTooltip(view: TrayView): string {
+  const [proxyLine] = proxyItems(view);
+  const label = proxyLine?.type === 'normal' ? proxyLine.label : '';
+  // Windows cuts tooltips at 127 characters.
+  return `Switchboard\n${label}\n${costLine(view.status.todayCost)}`.slice(0, 127);
+}
+
+/** The icon shows the proxy state by shape (template icons on macOS carry no colour). */
+export function trayIconState(view: TrayView): TrayIconState {
+  const phase = childPhase(view.status.proxy?.running ?? null, view.proxyEvent, false, false);
+  if (phase === 'failed') return 'error';
+  return phase === 'running' || phase === 'stopping' ? 'running' : 'stopped';
+}
+
+export function costLine(cost: number | null): string {
+  if (cost === null) return 'Today: cost unavailable';
+  if (cost > 0 && cost < 0.01) return 'Today: under $0.01';
+  return `Today: $${cost.toFixed(2)}`;
+}
+
+function anomalyLine(count: number | null): string {
+  if (count === null) return 'Anomalies unavailable';
+  return count === 0 ? 'No anomalies' : `${plural(count, 'anomaly', 'anomalies')}`;
+}
+
+function item(label: string, action: TrayActionId, enabled = true): TrayMenuItem {
+  return { type: 'normal', label, enabled, action };
+}
+
+function info(label: string): TrayMenuItem {
+  return { type: 'normal', label, enabled: false };
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+function shorten(text: string, max = 60): string {
+  const line = text.split('\n')[0]!.trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
