@@ -35,6 +35,7 @@ export function createPaths(homes: Homes) {
     bridgeCredentials: c('cursor', 'credentials.json'),
     bridgePid: c('cursor', 'daemon.pid'),
     bridgeToken: c('cursor', 'daemon-token'),
+    bridgeLog: c('cursor', 'daemon.log'),
     bridgeSettings: c('cursor.settings.json'),
     sharedDir: c('shared'),
     instancesDir: c('instances'),

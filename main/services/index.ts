@@ -1,4 +1,5 @@
 import type { ServiceContext } from './context.js';
+import { BridgeService } from './bridge/bridge-service.js';
 import { AccountService } from './accounts/account-service.js';
 import { createSettingsServices } from './settings/index.js';
 import type { PresetsService } from './settings/presets-service.js';
@@ -11,6 +12,7 @@ import { TokensService } from './tokens/tokens-service.js';
  */
 export interface Services {
   ctx: ServiceContext;
+  bridge: BridgeService;
   settings: SettingsService;
   presets: PresetsService;
   tokens: TokensService;
@@ -23,6 +25,7 @@ export async function createServices(ctx: ServiceContext): Promise<Services> {
   await tokens.init();
   return {
     ctx,
+    bridge: new BridgeService(ctx),
     ...createSettingsServices(ctx),
     tokens,
     accounts: new AccountService(ctx.appConfig),
@@ -32,7 +35,15 @@ export async function createServices(ctx: ServiceContext): Promise<Services> {
 /** Work done once the API listens: adopt a running proxy, auto-start the bridge, load caches. */
 export async function startServices(services: Services): Promise<void> {
   await services.settings.start();
+  await services.bridge.startup();
 }
 
 /** Stops what the services started (children per their quit policy, timers, watchers). */
-export async function stopServices(_services: Services): Promise<void> {}
+export async function stopServices(services: Services): Promise<void> {
+  // One quit policy for every child: proxy.keep_running_on_quit (decisions §7).
+  const keepRunning = await services.ctx.appConfig
+    .read()
+    .then((s) => s.config.proxy.keep_running_on_quit)
+    .catch(() => false);
+  await services.bridge.shutdown(keepRunning);
+}
