@@ -1,0 +1,57 @@
+import type { UsageSlice } from './slice.js';
+import { addRecord, addTotals, emptyTotals, listedModel, sortedNames } from './totals.js';
+import type { Totals } from './types.js';
+import { dayLabel } from './zone-calendar.js';
+
+export interface ModelShare {
+  inputTokens: number;
+  outputTokens: number;
+  cost: number;
+}
+
+export interface DailyEntry extends Totals {
+  date: string;
+  modelsUsed: string[];
+  modelBreakdown: Record<string, ModelShare>;
+}
+
+export interface MonthlyEntry extends Totals {
+  month: string;
+}
+
+/** One row per local day that has a request (zero-token days too, as ccusage lists them), ascending. */
+export function dailyEntries(slice: UsageSlice): DailyEntry[] {
+  const byDay = new Map<number, { totals: Totals; models: Map<string, ModelShare> }>();
+  slice.records.forEach((r, i) => {
+    const day = slice.days[i]!;
+    let bucket = byDay.get(day);
+    if (!bucket) byDay.set(day, (bucket = { totals: emptyTotals(), models: new Map() }));
+    addRecord(bucket.totals, r);
+    const model = listedModel(r);
+    if (model === null) return;
+    let share = bucket.models.get(model);
+    if (!share) bucket.models.set(model, (share = { inputTokens: 0, outputTokens: 0, cost: 0 }));
+    share.inputTokens += r.inputTokens;
+    share.outputTokens += r.outputTokens;
+    share.cost += r.cost;
+  });
+  return [...byDay.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([day, { totals, models }]) => {
+      const modelsUsed = sortedNames(models.keys());
+      const modelBreakdown: Record<string, ModelShare> = {};
+      for (const m of modelsUsed) modelBreakdown[m] = models.get(m)!;
+      return { date: dayLabel(day), ...totals, modelsUsed, modelBreakdown };
+    });
+}
+
+export function monthlyEntries(daily: readonly DailyEntry[]): MonthlyEntry[] {
+  const months = new Map<string, Totals>();
+  for (const d of daily) {
+    const month = d.date.slice(0, 7);
+    let totals = months.get(month);
+    if (!totals) months.set(month, (totals = emptyTotals()));
+    addTotals(totals, d);
+  }
+  return [...months.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([month, totals]) => ({ month, ...totals }));
+}

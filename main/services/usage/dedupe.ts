@@ -1,0 +1,52 @@
+import { tokenTotal } from './record.js';
+import type { UsageRecord } from './types.js';
+
+/**
+ * True when `a` should be kept instead of `b` (same key): a non-sidechain line beats a sidechain
+ * one, then the larger token total wins (Claude Code first writes partial usage), then the larger
+ * cost, then the line seen first (path order, then byte offset). A total order, so the winner of
+ * a set does not depend on the order records arrive in, and per-file winners can be merged.
+ */
+export function isPreferred(a: UsageRecord, b: UsageRecord): boolean {
+  if (a.sidechain !== b.sidechain) return !a.sidechain;
+  const ta = tokenTotal(a);
+  const tb = tokenTotal(b);
+  if (ta !== tb) return ta > tb;
+  if (a.cost !== b.cost) return a.cost > b.cost;
+  if (a.file !== b.file) return a.file < b.file;
+  return a.offset < b.offset;
+}
+
+/** Keeps one record per key; records without a key are always kept. */
+export class DedupIndex {
+  private readonly byKey = new Map<string, UsageRecord>();
+  private readonly unkeyed: UsageRecord[] = [];
+
+  add(record: UsageRecord): void {
+    if (record.key === null) {
+      this.unkeyed.push(record);
+      return;
+    }
+    const current = this.byKey.get(record.key);
+    if (current === undefined || isPreferred(record, current)) this.byKey.set(record.key, record);
+  }
+
+  addAll(records: Iterable<UsageRecord>): void {
+    for (const r of records) this.add(r);
+  }
+
+  get size(): number {
+    return this.byKey.size + this.unkeyed.length;
+  }
+
+  /** The kept records: keyed winners in first-insertion order, then the unkeyed ones. */
+  records(): UsageRecord[] {
+    return [...this.byKey.values(), ...this.unkeyed];
+  }
+}
+
+export function dedupe(records: Iterable<UsageRecord>): UsageRecord[] {
+  const index = new DedupIndex();
+  index.addAll(records);
+  return index.records();
+}

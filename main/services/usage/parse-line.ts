@@ -1,0 +1,112 @@
+import { parseIsoTimestamp } from './timestamp.js';
+import type { ParsedUsage } from './types.js';
+
+/** `none`: a well-formed line without request usage; `malformed`: damaged or invalid, counted. */
+export type LineOutcome = ParsedUsage | 'none' | 'malformed';
+
+type Json = Record<string, unknown>;
+
+/** One JSONL line → the usage it records (decisions §5), or why it records none. */
+export function parseUsageLine(text: string): LineOutcome {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return 'malformed';
+  }
+  return usageOf(value);
+}
+
+/**
+ * A line counts when it has `message.usage` with non-negative integer input and output tokens
+ * and a valid timestamp. Claude Code 2.1 `progress` lines carry a subagent's message one level
+ * down (`data.message`); they are read too, and de-duplicate against the subagent transcript.
+ * Fields present with the wrong type (null included) make the line invalid, as in ccusage.
+ */
+export function usageOf(value: unknown): LineOutcome {
+  if (!isObject(value)) return 'malformed';
+  const source = usageSource(value);
+  if (!source) return 'none';
+  const message = source.message as Json;
+  const usage = message.usage as Json;
+  const inputTokens = tokenCount(usage.input_tokens, false);
+  const outputTokens = tokenCount(usage.output_tokens, false);
+  const cacheCreation = tokenCount(usage.cache_creation_input_tokens, true);
+  const cacheReadTokens = tokenCount(usage.cache_read_input_tokens, true);
+  const split = cacheWriteSplit(usage.cache_creation, cacheCreation);
+  const timestamp = typeof source.timestamp === 'string' ? parseIsoTimestamp(source.timestamp) : NaN;
+  const messageId = optionalText(message.id);
+  const requestId = optionalText(source.requestId);
+  const model = optionalText(message.model);
+  const sessionId = optionalText(value.sessionId);
+  const version = optionalText(value.version);
+  if (
+    Number.isNaN(inputTokens + outputTokens + cacheCreation + cacheReadTokens + timestamp) ||
+    split === null ||
+    messageId === undefined ||
+    requestId === undefined ||
+    model === undefined ||
+    sessionId === undefined ||
+    version === undefined ||
+    (version !== null && !/^\d+\.\d+\.\d+/.test(version))
+  ) {
+    return 'malformed';
+  }
+  return {
+    messageId,
+    requestId,
+    timestamp,
+    model,
+    inputTokens,
+    outputTokens,
+    cacheWrite5mTokens: split[0],
+    cacheWrite1hTokens: split[1],
+    cacheReadTokens,
+    sidechain: source.isSidechain === true,
+    fast: usage.speed === 'fast',
+    sessionId,
+    cwd: typeof value.cwd === 'string' ? value.cwd : null,
+    version,
+  };
+}
+
+function usageSource(line: Json): Json | null {
+  if (hasUsage(line)) return line;
+  if (line.type === 'progress' && isObject(line.data) && isObject(line.data.message) && hasUsage(line.data.message)) {
+    return line.data.message;
+  }
+  return null;
+}
+
+function hasUsage(obj: Json): boolean {
+  return isObject(obj.message) && isObject(obj.message.usage);
+}
+
+/**
+ * Cache-write tokens: the 5-minute and 1-hour parts of `usage.cache_creation` when that object
+ * is present (`cache_creation_input_tokens` is then ignored), else all of
+ * `cache_creation_input_tokens` as 5-minute writes. null = invalid.
+ */
+function cacheWriteSplit(detail: unknown, total: number): [number, number] | null {
+  if (detail === undefined || detail === null) return [total, 0];
+  if (!isObject(detail)) return null;
+  const fiveMinutes = tokenCount(detail.ephemeral_5m_input_tokens, true);
+  const oneHour = tokenCount(detail.ephemeral_1h_input_tokens, true);
+  return Number.isNaN(fiveMinutes + oneHour) ? null : [fiveMinutes, oneHour];
+}
+
+/** A non-negative integer; absent optional counts are 0; NaN marks an invalid value. */
+function tokenCount(value: unknown, optional: boolean): number {
+  if (value === undefined && optional) return 0;
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : NaN;
+}
+
+/** Absent → null; a non-empty string → itself; anything else → undefined (invalid line). */
+function optionalText(value: unknown): string | null | undefined {
+  if (value === undefined) return null;
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

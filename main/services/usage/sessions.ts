@@ -1,0 +1,71 @@
+import path from 'node:path';
+import type { UsageSlice } from './slice.js';
+import { byName, listedModel, sortedNames } from './totals.js';
+import type { UsageRecord } from './types.js';
+
+export interface SessionEntry {
+  sessionId: string;
+  /** The `cwd` of the session's lines; the project folder of the transcript when none says. */
+  projectPath: string;
+  lastActivity: string;
+  inputTokens: number;
+  outputTokens: number;
+  cost: number;
+  modelsUsed: string[];
+  /** Agent version of the newest line that names one. */
+  version: string | null;
+}
+
+interface Building {
+  entry: SessionEntry;
+  last: number;
+  pathAt: number;
+  versionAt: number;
+  models: Set<string>;
+}
+
+/** Every session with requests in the slice, newest `lastActivity` first. */
+export function sessionEntries(slice: UsageSlice): SessionEntry[] {
+  const sessions = new Map<string, Building>();
+  for (const r of slice.records) {
+    let s = sessions.get(r.sessionId);
+    if (!s) {
+      const entry: SessionEntry = {
+        sessionId: r.sessionId,
+        projectPath: projectOf(r),
+        lastActivity: '',
+        inputTokens: 0,
+        outputTokens: 0,
+        cost: 0,
+        modelsUsed: [],
+        version: null,
+      };
+      sessions.set(r.sessionId, (s = { entry, last: -Infinity, pathAt: -Infinity, versionAt: -Infinity, models: new Set() }));
+    }
+    s.entry.inputTokens += r.inputTokens;
+    s.entry.outputTokens += r.outputTokens;
+    s.entry.cost += r.cost;
+    const model = listedModel(r);
+    if (model !== null) s.models.add(model);
+    if (r.timestamp > s.last) s.last = r.timestamp;
+    if (r.projectPath !== null && r.timestamp >= s.pathAt) {
+      s.entry.projectPath = r.projectPath;
+      s.pathAt = r.timestamp;
+    }
+    if (r.version !== null && r.timestamp >= s.versionAt) {
+      s.entry.version = r.version;
+      s.versionAt = r.timestamp;
+    }
+  }
+  const list = [...sessions.values()];
+  list.sort((a, b) => b.last - a.last || byName(a.entry.sessionId, b.entry.sessionId));
+  return list.map((s) => ({ ...s.entry, lastActivity: new Date(s.last).toISOString(), modelsUsed: sortedNames(s.models) }));
+}
+
+/** ccusage's project: the folder under `projects/` (the one above `<session>/subagents/`). */
+function projectOf(r: UsageRecord): string {
+  if (r.projectPath !== null) return r.projectPath;
+  const parts = r.file.split(/[\\/]/);
+  const at = parts.lastIndexOf('subagents');
+  return at > 1 ? parts[at - 2]! : path.basename(path.dirname(r.file));
+}

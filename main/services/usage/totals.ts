@@ -1,0 +1,40 @@
+import { SYNTHETIC_MODEL, type Totals, type UsageRecord } from './types.js';
+
+export function emptyTotals(): Totals {
+  return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, cost: 0 };
+}
+
+export function addRecord(t: Totals, r: UsageRecord): void {
+  t.inputTokens += r.inputTokens;
+  t.outputTokens += r.outputTokens;
+  t.cacheReadTokens += r.cacheReadTokens;
+  t.cacheWriteTokens += r.cacheWrite5mTokens + r.cacheWrite1hTokens;
+  t.cost += r.cost;
+}
+
+export function addTotals(t: Totals, other: Totals): void {
+  t.inputTokens += other.inputTokens;
+  t.outputTokens += other.outputTokens;
+  t.cacheReadTokens += other.cacheReadTokens;
+  t.cacheWriteTokens += other.cacheWriteTokens;
+  t.cost += other.cost;
+}
+
+/** The name to list for a record: `<synthetic>` (API error placeholders) and missing models are not models. */
+export function listedModel(r: UsageRecord): string | null {
+  return r.model === null || r.model === SYNTHETIC_MODEL ? null : r.model;
+}
+
+/** Plain code-unit order: what "sorted by name" means everywhere in the API. */
+export function byName(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function sortedNames(names: Iterable<string>): string[] {
+  return [...names].sort(byName);
+}
+
+/** Two decimals, half away from zero, without 1.005 → 1.00 binary surprises. */
+export function round2(value: number): number {
+  return Math.round((value + Math.sign(value) * Number.EPSILON) * 100) / 100;
+}

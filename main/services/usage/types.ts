@@ -1,0 +1,54 @@
+/** What one transcript line says about one API request, before de-duplication (decisions §5). */
+export interface ParsedUsage {
+  messageId: string | null;
+  requestId: string | null;
+  /** Milliseconds since the epoch. */
+  timestamp: number;
+  /** As logged; null when the line names no model. */
+  model: string | null;
+  inputTokens: number;
+  outputTokens: number;
+  cacheWrite5mTokens: number;
+  cacheWrite1hTokens: number;
+  cacheReadTokens: number;
+  sidechain: boolean;
+  /** `usage.speed === "fast"`: some models bill a multiple of the list price. */
+  fast: boolean;
+  sessionId: string | null;
+  cwd: string | null;
+  version: string | null;
+}
+
+/** A parsed line placed in its file: the unit that de-duplication and every aggregate work on. */
+export interface UsageRecord {
+  /** De-duplication key; null for lines without `message.id`, which are never merged. */
+  key: string | null;
+  timestamp: number;
+  model: string | null;
+  inputTokens: number;
+  outputTokens: number;
+  cacheWrite5mTokens: number;
+  cacheWrite1hTokens: number;
+  cacheReadTokens: number;
+  sidechain: boolean;
+  fast: boolean;
+  sessionId: string;
+  projectPath: string | null;
+  version: string | null;
+  /** File and byte offset of the line: "first seen" means first in path order, then offset. */
+  file: string;
+  offset: number;
+  /** USD, from the built-in price table; filled when the record enters the store. */
+  cost: number;
+}
+
+/** Token and cost sums shared by daily, hourly, monthly and model rows. */
+export interface Totals {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  cost: number;
+}
+
+export const SYNTHETIC_MODEL = '<synthetic>';
