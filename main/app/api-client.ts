@@ -1,0 +1,45 @@
+/**
+ * The tray's HTTP client of the local API: the tray shows and does exactly what the API serves,
+ * like any other client. No electron import, so it is tested against a real server.
+ */
+export interface ApiAnswer {
+  ok: boolean;
+  /** 0 when the request itself failed (refused, timed out). */
+  status: number;
+  body: unknown;
+}
+
+export interface ApiClient {
+  get(path: string): Promise<ApiAnswer>;
+  post(path: string): Promise<ApiAnswer>;
+}
+
+export function createApiClient(baseUrl: string, timeoutMs = 5_000): ApiClient {
+  const call = async (method: string, path: string): Promise<ApiAnswer> => {
+    try {
+      const res = await fetch(baseUrl + path, { method, signal: AbortSignal.timeout(timeoutMs) });
+      const text = await res.text();
+      return { ok: res.ok, status: res.status, body: parseJson(text) };
+    } catch (err) {
+      return { ok: false, status: 0, body: { error: 'API unreachable', message: err instanceof Error ? err.message : String(err) } };
+    }
+  };
+  return { get: (path) => call('GET', path), post: (path) => call('POST', path) };
+}
+
+function parseJson(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The `{error, message}` of an API error body, for notices; never more than that. */
+export function describeFailure(answer: ApiAnswer): string {
+  const body = answer.body as { error?: unknown; message?: unknown } | undefined;
+  const error = typeof body?.error === 'string' ? body.error : `HTTP ${answer.status}`;
+  const message = typeof body?.message === 'string' && body.message ? body.message : '';
+  return message ? `${error}: ${message}` : error;
+}

@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import type { ApiClient } from './api-client.js';
+
+/**
+ * What the tray shows, read from the same endpoints the dashboard uses. A part the API cannot
+ * answer (not running yet, not built, failing) is `null`, so the tray says "unavailable" instead of
+ * going blank or stale.
+ */
+export interface AppStatus {
+  proxy: ProxyStatus | null;
+  bridge: BridgeStatus | null;
+  /** Today's cost in USD in the usage timezone. */
+  todayCost: number | null;
+  anomalies: number | null;
+  desktop: DesktopPrefs | null;
+}
+
+export interface ProxyStatus {
+  running: boolean;
+  port?: number;
+  sessionCount?: number;
+}
+
+export interface BridgeStatus {
+  enabled: boolean;
+  /** null when the bridge status endpoint did not answer. */
+  daemonRunning: boolean | null;
+  port?: number | null;
+  authenticated?: boolean;
+  tokenExpired?: boolean;
+}
+
+export interface DesktopPrefs {
+  notifications: boolean;
+  launchAtLogin: boolean;
+}
+
+export interface StatusSource {
+  read(): Promise<AppStatus>;
+}
+
+const proxySchema = z.looseObject({ running: z.boolean(), port: z.number().optional(), sessionCount: z.number().optional() });
+const bridgeSchema = z.looseObject({
+  enabled: z.boolean(),
+  daemonRunning: z.boolean(),
+  port: z.number().nullish(),
+  authenticated: z.boolean().optional(),
+  tokenExpired: z.boolean().optional(),
+});
+const configSchema = z.looseObject({
+  config: z.looseObject({
+    usage: z.looseObject({ timezone: z.string() }).partial().optional(),
+    cursor: z.looseObject({ enabled: z.boolean() }).partial().optional(),
+    desktop: z.looseObject({ notifications: z.boolean(), launch_at_login: z.boolean() }).partial().optional(),
+  }),
+});
+const summarySchema = z.looseObject({ totalCost: z.number() });
+const insightsSchema = z.looseObject({ anomalies: z.array(z.unknown()) });
+
+export function createHttpStatusSource(api: ApiClient, now: () => Date = () => new Date()): StatusSource {
+  return {
+    async read() {
+      const [proxy, bridge, config] = await Promise.all([
+        getParsed(api, '/api/proxy/proxy-status', proxySchema),
+        getParsed(api, '/api/bridge/status', bridgeSchema),
+        getParsed(api, '/api/config', configSchema),
+      ]);
+      const today = dayIn(config?.config.usage?.timezone ?? '', now());
+      const [summary, insights] = await Promise.all([
+        getParsed(api, `/api/usage/summary?since=${today}&until=${today}`, summarySchema),
+        getParsed(api, '/api/usage/insights', insightsSchema),
+      ]);
+      return {
+        proxy: proxy ? { running: proxy.running, port: proxy.port, sessionCount: proxy.sessionCount } : null,
+        bridge: bridgeStatus(bridge, config?.config.cursor?.enabled),
+        todayCost: summary?.totalCost ?? null,
+        anomalies: insights?.anomalies.length ?? null,
+        desktop: config
+          ? {
+              notifications: config.config.desktop?.notifications ?? true,
+              launchAtLogin: config.config.desktop?.launch_at_login ?? false,
+            }
+          : null,
+      };
+    },
+  };
+}
+
+function bridgeStatus(status: z.output<typeof bridgeSchema> | null, enabledInConfig: boolean | undefined): BridgeStatus | null {
+  if (status) {
+    return {
+      enabled: status.enabled,
+      daemonRunning: status.daemonRunning,
+      port: status.port,
+      authenticated: status.authenticated,
+      tokenExpired: status.tokenExpired,
+    };
+  }
+  // The config still says whether the bridge belongs in the menu when its status cannot be read.
+  return enabledInConfig === undefined ? null : { enabled: enabledInConfig, daemonRunning: null };
+}
+
+async function getParsed<T extends z.ZodType>(api: ApiClient, path: string, schema: T): Promise<z.output<T> | null> {
+  const answer = await api.get(path);
+  if (!answer.ok) return null;
+  const parsed = schema.safeParse(answer.body);
+  return parsed.success ? parsed.data : null;
+}
+
+/** `YYYYMMDD` of `date` in an IANA zone; an empty or unknown zone means the system zone. */
+export function dayIn(timeZone: string, date: Date): string {
+  let format: Intl.DateTimeFormat;
+  try {
+    format = new Intl.DateTimeFormat('en-US', { timeZone: timeZone || undefined, year: 'numeric', month: '2-digit', day: '2-digit' });
+  } catch {
+    format = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: '2-digit', day: '2-digit' });
+  }
+  const part = (type: string) => format.formatToParts(date).find((p) => p.type === type)?.value ?? '';
+  return `${part('year')}${part('month')}${part('day')}`;
+}

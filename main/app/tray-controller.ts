@@ -1,0 +1,155 @@
+import type { Logger } from '../infra/logger.js';
+import type { AppEvents } from '../services/events.js';
+import { describeFailure, type ApiClient } from './api-client.js';
+import { createNoticeGate, noticeForActionFailure, noticeForAnomaly, noticeForChildEvent, type ChildEvent, type DesktopNotice } from './notifications.js';
+import type { AppStatus, StatusSource } from './status-source.js';
+import {
+  buildTrayMenu,
+  trayIconState,
+  trayTooltip,
+  type ApiActionId,
+  type ChildOverlay,
+  type TrayIconState,
+  type TrayMenuItem,
+  type TrayView,
+} from './tray-menu.js';
+
+/** The API call behind each tray action: the tray does what the window's buttons do. */
+export const API_ACTIONS: Record<ApiActionId, string> = {
+  'proxy-start': '/api/proxy/proxy-start',
+  'proxy-stop': '/api/proxy/proxy-stop',
+  'bridge-start': '/api/bridge/daemon/start',
+  'bridge-stop': '/api/bridge/daemon/stop',
+  'usage-refresh': '/api/usage/refresh',
+};
+
+export interface TrayFrame {
+  menu: TrayMenuItem[];
+  tooltip: string;
+  icon: TrayIconState;
+}
+
+export interface TrayControllerDeps {
+  api: ApiClient;
+  source: StatusSource;
+  events: Pick<AppEvents, 'on'>;
+  /** Called with every new frame; tray.ts turns it into an Electron menu and icon. */
+  render(frame: TrayFrame): void;
+  notify(notice: DesktopNotice): void;
+  logger: Logger;
+  now?: () => number;
+  /** Today's cost moves without events (new transcripts); re-read now and then. */
+  refreshEveryMs?: number;
+}
+
+const UNKNOWN: AppStatus = { proxy: null, bridge: null, todayCost: null, anomalies: null, desktop: null };
+
+/**
+ * Keeps the tray on the API's status: re-reads it on every app event and every action, renders a
+ * new frame when anything changed, and turns events into notices. No electron import.
+ */
+export class TrayController {
+  private status = UNKNOWN;
+  private proxyEvent: ChildOverlay | undefined;
+  private bridgeEvent: ChildOverlay | undefined;
+  private readonly pending = new Set<ApiActionId>();
+  private readonly unsubscribe: Array<() => void> = [];
+  private readonly gate: (notice: DesktopNotice) => boolean;
+  private refreshing: Promise<void> | undefined;
+  private refreshAgain = false;
+  private timer: NodeJS.Timeout | undefined;
+  private lastFrame = '';
+
+  constructor(private readonly deps: TrayControllerDeps) {
+    this.gate = createNoticeGate(deps.now ?? Date.now);
+  }
+
+  async start(): Promise<void> {
+    const { events } = this.deps;
+    this.unsubscribe.push(
+      events.on('proxy-state', (e) => this.onChild('proxy', e)),
+      events.on('bridge-state', (e) => this.onChild('bridge', e)),
+      events.on('anomaly', (e) => {
+        this.notify(noticeForAnomaly(e));
+        void this.refresh();
+      }),
+      events.on('usage-refreshed', () => void this.refresh()),
+      events.on('config-changed', () => void this.refresh()),
+    );
+    // Never a blank tray: draw "unavailable" lines before the first answer arrives.
+    this.render();
+    this.timer = setInterval(() => void this.refresh(), this.deps.refreshEveryMs ?? 60_000);
+    this.timer.unref();
+    await this.refresh();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.unsubscribe.splice(0).forEach((off) => off());
+  }
+
+  view(): TrayView {
+    return { status: this.status, proxyEvent: this.proxyEvent, bridgeEvent: this.bridgeEvent, pending: new Set(this.pending) };
+  }
+
+  /** Re-reads the status; calls during a read coalesce into one more read after it. */
+  refresh(): Promise<void> {
+    if (this.refreshing) {
+      this.refreshAgain = true;
+      return this.refreshing;
+    }
+    this.refreshing = (async () => {
+      do {
+        this.refreshAgain = false;
+        this.status = await this.deps.source.read().catch(() => UNKNOWN);
+        this.render();
+      } while (this.refreshAgain);
+    })().finally(() => {
+      this.refreshing = undefined;
+    });
+    return this.refreshing;
+  }
+
+  async perform(action: ApiActionId): Promise<void> {
+    if (this.pending.has(action)) return;
+    this.pending.add(action);
+    this.render();
+    try {
+      const answer = await this.deps.api.post(API_ACTIONS[action]);
+      if (!answer.ok) {
+        const reason = describeFailure(answer);
+        this.deps.logger.warn(`tray action ${action} failed: ${reason}`);
+        const notice = noticeForActionFailure(action, reason);
+        if (notice) this.notify(notice);
+      }
+    } finally {
+      this.pending.delete(action);
+      await this.refresh();
+    }
+  }
+
+  private onChild(child: 'proxy' | 'bridge', event: ChildEvent): void {
+    const previous = child === 'proxy' ? this.proxyEvent : this.bridgeEvent;
+    const notice = noticeForChildEvent(child, previous?.state, event);
+    if (notice) this.notify(notice);
+    const overlay = { state: event.state, message: event.message };
+    if (child === 'proxy') this.proxyEvent = overlay;
+    else this.bridgeEvent = overlay;
+    this.render();
+    void this.refresh();
+  }
+
+  private notify(notice: DesktopNotice): void {
+    if (this.status.desktop?.notifications === false) return;
+    if (this.gate(notice)) this.deps.notify(notice);
+  }
+
+  private render(): void {
+    const view = this.view();
+    const frame: TrayFrame = { menu: buildTrayMenu(view), tooltip: trayTooltip(view), icon: trayIconState(view) };
+    const key = JSON.stringify(frame);
+    if (key === this.lastFrame) return;
+    this.lastFrame = key;
+    this.deps.render(frame);
+  }
+}

@@ -1,0 +1,132 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApiClient, describeFailure } from '../../../main/app/api-client.js';
+import { createHttpStatusSource, dayIn } from '../../../main/app/status-source.js';
+import { startTestApp, type TestApp } from '../../helpers/app.js';
+import { startFakeApi, type FakeApi } from '../../fixtures/fake-api.js';
+
+let api: FakeApi | undefined;
+let app: TestApp | undefined;
+
+afterEach(async () => {
+  await api?.close();
+  await app?.stop();
+  api = undefined;
+  app = undefined;
+});
+
+const NOON_UTC = new Date('2026-01-01T12:00:00Z');
+
+function configAnswer(overrides: Record<string, unknown> = {}) {
+  return {
+    status: 200,
+    body: {
+      config: { usage: { timezone: 'UTC' }, cursor: { enabled: false }, desktop: { notifications: true, launch_at_login: false }, ...overrides },
+      mtime: 1,
+      path: '/x/config.yaml',
+    },
+  };
+}
+
+describe('createHttpStatusSource', () => {
+  it('reads every part from the API endpoints the dashboard uses', async () => {
+    api = await startFakeApi();
+    api.set('GET /api/proxy/proxy-status', { status: 200, body: { running: true, port: 8317, pid: 4242, sessionCount: 2, startedAt: 1 } });
+    api.set('GET /api/bridge/status', {
+      status: 200,
+      body: { enabled: true, authenticated: true, tokenExpired: false, daemonRunning: true, pid: 7, port: 20129, autoStart: false, ghostMode: true },
+    });
+    api.set('GET /api/config', configAnswer({ desktop: { notifications: false, launch_at_login: true } }));
+    api.set('GET /api/usage/summary?since=20260101&until=20260101', { status: 200, body: { totalCost: 4.5, totalTokens: 10 } });
+    api.set('GET /api/usage/insights', { status: 200, body: { anomalies: [{ type: 'cost_spike' }, { type: 'high_input' }], thresholds: {} } });
+    const status = await createHttpStatusSource(createApiClient(api.url), () => NOON_UTC).read();
+    expect(status).toEqual({
+      proxy: { running: true, port: 8317, sessionCount: 2 },
+      bridge: { enabled: true, daemonRunning: true, port: 20129, authenticated: true, tokenExpired: false },
+      todayCost: 4.5,
+      anomalies: 2,
+      desktop: { notifications: false, launchAtLogin: true },
+    });
+  });
+
+  it('asks for "today" in the usage timezone of config.yaml', async () => {
+    api = await startFakeApi();
+    api.set('GET /api/config', configAnswer({ usage: { timezone: 'Pacific/Auckland' } }));
+    api.set('GET /api/usage/summary?since=20260102&until=20260102', { status: 200, body: { totalCost: 0.5 } });
+    const status = await createHttpStatusSource(createApiClient(api.url), () => NOON_UTC).read();
+    expect(status.todayCost).toBe(0.5);
+    expect(api.requests).toContain('GET /api/usage/summary?since=20260102&until=20260102');
+  });
+
+  it('every part the API cannot answer is null, never an exception', async () => {
+    api = await startFakeApi();
+    const status = await createHttpStatusSource(createApiClient(api.url), () => NOON_UTC).read();
+    expect(status).toEqual({ proxy: null, bridge: null, todayCost: null, anomalies: null, desktop: null });
+  });
+
+  it('answers of the wrong shape count as unavailable', async () => {
+    api = await startFakeApi();
+    api.set('GET /api/proxy/proxy-status', { status: 200, body: { running: 'yes' } });
+    api.set('GET /api/usage/insights', { status: 200, body: { anomalies: 3 } });
+    api.set('GET /api/config', { status: 200, body: 'not json at all' });
+    const status = await createHttpStatusSource(createApiClient(api.url), () => NOON_UTC).read();
+    expect(status.proxy).toBeNull();
+    expect(status.anomalies).toBeNull();
+    expect(status.desktop).toBeNull();
+  });
+
+  it('an error status is unavailable even with a plausible body', async () => {
+    api = await startFakeApi();
+    api.set('GET /api/usage/insights', { status: 503, body: { error: 'Cache unavailable', anomalies: [] } });
+    const status = await createHttpStatusSource(createApiClient(api.url), () => NOON_UTC).read();
+    expect(status.anomalies).toBeNull();
+  });
+
+  it('the bridge stays in the menu from config.yaml when its status cannot be read', async () => {
+    api = await startFakeApi();
+    api.set('GET /api/config', configAnswer({ cursor: { enabled: true } }));
+    const status = await createHttpStatusSource(createApiClient(api.url), () => NOON_UTC).read();
+    expect(status.bridge).toEqual({ enabled: true, daemonRunning: null });
+  });
+
+  it('an API that is gone gives an all-unavailable status', async () => {
+    api = await startFakeApi();
+    const url = api.url;
+    await api.close();
+    api = undefined;
+    const status = await createHttpStatusSource(createApiClient(url, 2_000), () => NOON_UTC).read();
+    expect(status).toEqual({ proxy: null, bridge: null, todayCost: null, anomalies: null, desktop: null });
+  });
+
+  it('reads the real app: desktop settings and bridge switch as the API serves them', async () => {
+    app = await startTestApp();
+    const status = await createHttpStatusSource(createApiClient(app.url)).read();
+    expect(status.desktop).toEqual({ notifications: true, launchAtLogin: false });
+    // From /api/bridge/status, or from config.yaml while that router is not mounted.
+    expect(status.bridge?.enabled).toBe(false);
+  });
+});
+
+describe('dayIn', () => {
+  it.each([
+    ['UTC', '2026-01-01T23:30:00Z', '20260101'],
+    ['Pacific/Auckland', '2026-01-01T12:00:00Z', '20260102'],
+    ['America/Los_Angeles', '2026-01-01T05:00:00Z', '20251231'],
+  ])('%s at %s is %s', (zone, iso, day) => {
+    expect(dayIn(zone, new Date(iso))).toBe(day);
+  });
+
+  it('an unknown zone falls back to the system zone instead of throwing', () => {
+    const date = new Date('2026-06-15T12:00:00Z');
+    expect(dayIn('Not/AZone', date)).toBe(dayIn('', date));
+  });
+});
+
+describe('describeFailure', () => {
+  it('keeps only the error and message of an API answer', () => {
+    expect(describeFailure({ ok: false, status: 500, body: { error: 'Failed to start proxy', message: 'port 8317 busy', stack: 'x' } })).toBe(
+      'Failed to start proxy: port 8317 busy',
+    );
+    expect(describeFailure({ ok: false, status: 401, body: { error: 'Bridge credentials missing' } })).toBe('Bridge credentials missing');
+    expect(describeFailure({ ok: false, status: 502, body: '<html>' })).toBe('HTTP 502');
+  });
+});
