@@ -67,6 +67,7 @@ export const E = {
   bridgeCredentialsMissing: 'Bridge credentials missing',
   bridgeCredentialsExpired: 'Bridge credentials expired',
   bridgeStartFailed: 'Failed to start bridge daemon',
+  bridgeStopFailed: 'Failed to stop bridge daemon',
   invalidBridgeSettings: 'Invalid bridge settings',
 } as const;
 

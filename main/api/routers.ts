@@ -7,6 +7,7 @@ import { createEventsRouter } from './events.js';
 import { createTokensRouter } from './tokens.js';
 import { createSettingsRouter } from './settings.js';
 import { createPresetsRouter } from './presets.js';
+import { createBridgeRouter } from './bridge.js';
 
 export interface RouterDeps {
   services: Services;
@@ -18,4 +19,4 @@ export interface RouterDeps {
  * One router per area, mounted in this order. Literal routes that could be shadowed by a
  * parameter route of another area come first (the token routes before `/api/settings/:profile`).
  */
-export const areaRouters: Array<(deps: RouterDeps) => Router> = [createMetaRouter, (deps) => createEventsRouter(deps), createTokensRouter, createSettingsRouter, createPresetsRouter];
+export const areaRouters: Array<(deps: RouterDeps) => Router> = [createMetaRouter, (deps) => createEventsRouter(deps), createTokensRouter, createSettingsRouter, createPresetsRouter, createBridgeRouter];

@@ -144,7 +144,11 @@ export class BridgeService {
 
   async stopDaemon(): Promise<{ stopped: boolean; pid?: number }> {
     await this.daemon.adopt();
-    return this.daemon.stop();
+    try {
+      return await this.daemon.stop();
+    } catch (err) {
+      throw new BridgeError('stop-failed', errorMessage(err));
+    }
   }
 
   /**

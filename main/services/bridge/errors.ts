@@ -11,7 +11,8 @@ export type BridgeErrorCode =
   | 'disabled'
   | 'credentials-missing'
   | 'credentials-expired'
-  | 'start-failed';
+  | 'start-failed'
+  | 'stop-failed';
 
 export class BridgeError extends Error {
   constructor(
