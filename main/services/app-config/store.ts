@@ -1,8 +1,10 @@
 import fs from 'node:fs/promises';
-import YAML, { isMap, type Document } from 'yaml';
+import YAML, { isMap, LineCounter, type Document, type YAMLError } from 'yaml';
+import type { z } from 'zod';
 import { writeFileAtomic } from '../../infra/atomic-write.js';
 import { serializeFile } from '../../infra/file-lock.js';
-import { isNotFound, toMtime } from '../../infra/file-stat.js';
+import { advanceMtime } from '../../infra/mtime-advance.js';
+import { errorMessage, isNotFound, toMtime } from '../../infra/file-stat.js';
 import { appConfigSchema, type AppConfig } from './schema.js';
 import { describeIssue } from '../../infra/zod-issue.js';
 
@@ -19,6 +21,21 @@ export interface ConfigSnapshot {
   mtime: number | null;
 }
 
+export interface UpdateOptions {
+  /**
+   * Called with the file's previous text when an existing file is about to change (not when it
+   * is created, nor when the new text is identical), e.g. to take a backup.
+   */
+  onReplace?: (previousText: string) => Promise<void>;
+}
+
+interface Loaded {
+  doc: Document;
+  text: string | null;
+  mtime: number | null;
+  lines: LineCounter;
+}
+
 /**
  * Reads and writes `{config_dir}/config.yaml` through the yaml package's document API, so
  * comments, key order and unknown keys survive every write.
@@ -27,56 +44,85 @@ export class AppConfigStore {
   constructor(readonly file: string) {}
 
   async read(): Promise<ConfigSnapshot> {
-    const { doc, mtime } = await this.load();
-    return { config: validate(doc.toJS() ?? {}), mtime };
+    const loaded = await this.load();
+    return { config: this.validate(loaded), mtime: loaded.mtime };
   }
 
   /**
    * Applies `mutate` to the parsed document under the file's write lock, validates the
-   * result and writes it atomically. `mutate` may throw to abort without writing.
+   * result and writes it atomically. `mutate` may throw to abort without writing. A mutation
+   * that changes nothing does not touch the file (its mtime stays).
    */
-  async update<T>(mutate: (doc: Document, current: ConfigSnapshot) => T | Promise<T>): Promise<{ result: T; snapshot: ConfigSnapshot }> {
+  async update<T>(
+    mutate: (doc: Document, current: ConfigSnapshot) => T | Promise<T>,
+    options: UpdateOptions = {},
+  ): Promise<{ result: T; snapshot: ConfigSnapshot }> {
     return serializeFile(this.file, async () => {
-      const { doc, mtime } = await this.load();
-      const current = { config: validate(doc.toJS() ?? {}), mtime };
+      const loaded = await this.load();
+      const { doc } = loaded;
+      const current = { config: this.validate(loaded), mtime: loaded.mtime };
       const result = await mutate(doc, current);
       if (!isMap(doc.contents)) doc.contents = doc.createNode({}) as typeof doc.contents;
-      const config = validate(doc.toJS() ?? {});
-      await writeFileAtomic(this.file, doc.toString(), { mode: 0o600 });
-      const stat = await fs.stat(this.file);
-      return { result, snapshot: { config, mtime: toMtime(stat.mtimeMs) } };
+      const config = this.validate({ ...loaded, lines: new LineCounter() });
+      const text = doc.toString();
+      if (loaded.text !== null && text === loaded.text) return { result, snapshot: { config, mtime: loaded.mtime } };
+      if (loaded.text !== null) await options.onReplace?.(loaded.text);
+      await writeFileAtomic(this.file, text, { mode: 0o600 });
+      return { result, snapshot: { config, mtime: await advanceMtime(this.file, loaded.mtime) } };
     });
   }
 
-  private async load(): Promise<{ doc: Document; mtime: number | null }> {
-    let text: string;
+  private async load(): Promise<Loaded> {
+    let text: string | null;
     let mtime: number | null;
     try {
       const [content, stat] = await Promise.all([fs.readFile(this.file, 'utf8'), fs.stat(this.file)]);
       text = content;
       mtime = toMtime(stat.mtimeMs);
     } catch (err) {
-      if (!isNotFound(err)) throw err;
-      text = '';
+      if (!isNotFound(err)) throw new ConfigFileError(`${this.file}: cannot be read: ${errorMessage(err)}`);
+      text = null;
       mtime = null;
     }
-    const doc = YAML.parseDocument(text, { prettyErrors: true, keepSourceTokens: false });
-    if (doc.errors.length > 0) {
-      const first = doc.errors[0]!;
-      const line = first.linePos?.[0]?.line;
-      throw new ConfigFileError(`${this.file}${line ? ` line ${line}` : ''}: ${first.message.split('\n')[0]}`);
-    }
+    const lines = new LineCounter();
+    const doc = YAML.parseDocument(text ?? '', { prettyErrors: true, keepSourceTokens: false, lineCounter: lines });
+    if (doc.errors.length > 0) throw new ConfigFileError(`${this.file}: ${describeYamlError(doc.errors[0]!)}`);
     if (doc.contents !== null && !isMap(doc.contents)) {
       throw new ConfigFileError(`${this.file}: the top level must be a mapping`);
     }
-    return { doc, mtime };
+    return { doc, text, mtime, lines };
+  }
+
+  /** Validates the document; a failure names the file, the line (when known) and the key. */
+  private validate({ doc, lines }: Pick<Loaded, 'doc' | 'lines'>): AppConfig {
+    let raw: unknown;
+    try {
+      raw = doc.toJS() ?? {};
+    } catch (err) {
+      throw new ConfigFileError(`${this.file}: ${errorMessage(err)}`); // e.g. too many aliases
+    }
+    const parsed = appConfigSchema.safeParse(raw);
+    if (parsed.success) return parsed.data;
+    const line = lineOfIssue(doc, lines, parsed.error);
+    throw new ConfigFileError(`${this.file}${line ? ` line ${line}` : ''}: ${describeIssue(parsed.error)}`);
   }
 }
 
-function validate(raw: unknown): AppConfig {
-  const parsed = appConfigSchema.safeParse(raw);
-  if (!parsed.success) throw new ConfigFileError(describeIssue(parsed.error));
-  return parsed.data;
+/** "line 3, column 6: Block collections are not allowed..." without the source excerpt. */
+function describeYamlError(error: YAMLError): string {
+  const pos = error.linePos?.[0];
+  const message = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+  return pos ? `line ${pos.line}, column ${pos.col}: ${message}` : message;
+}
+
+/** Line of the node an issue is about, or of its nearest ancestor present in the file. */
+function lineOfIssue(doc: Document, lines: LineCounter, error: z.ZodError): number | undefined {
+  const path = [...(error.issues[0]?.path ?? [])].map(String);
+  for (let n = path.length; n > 0; n--) {
+    const node = doc.getIn(path.slice(0, n), true) as { range?: [number, number, number] } | undefined;
+    if (node?.range && lines.lineStarts.length > 0) return lines.linePos(node.range[0]).line;
+  }
+  return undefined;
 }
 
 /** Sets a nested key in a YAML document, creating maps on the way; keeps everything else. */
