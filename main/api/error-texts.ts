@@ -34,6 +34,8 @@ export const E = {
   sharedTooLarge: 'Shared content too large',
   invalidConfigFile: 'Invalid config file',
   invalidConfig: 'Invalid config',
+  invalidSettingsJson: 'Invalid JSON in settings',
+  sharedLinkFailed: 'Cannot link shared directories',
   // proxy (decisions §4)
   missingContent: 'Missing required field: content',
   configNotFound: 'Config file not found',

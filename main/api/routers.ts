@@ -8,6 +8,9 @@ import { createTokensRouter } from './tokens.js';
 import { createSettingsRouter } from './settings.js';
 import { createPresetsRouter } from './presets.js';
 import { createBridgeRouter } from './bridge.js';
+import { createSharedRouter } from './shared.js';
+import { createAgentToolRouter } from './agent-tool.js';
+import { createAppConfigRouter } from './app-config.js';
 
 export interface RouterDeps {
   services: Services;
@@ -19,4 +22,4 @@ export interface RouterDeps {
  * One router per area, mounted in this order. Literal routes that could be shadowed by a
  * parameter route of another area come first (the token routes before `/api/settings/:profile`).
  */
-export const areaRouters: Array<(deps: RouterDeps) => Router> = [createMetaRouter, (deps) => createEventsRouter(deps), createTokensRouter, createSettingsRouter, createPresetsRouter, createBridgeRouter];
+export const areaRouters: Array<(deps: RouterDeps) => Router> = [createMetaRouter, (deps) => createEventsRouter(deps), createTokensRouter, createSettingsRouter, createPresetsRouter, createSharedRouter, createAgentToolRouter, createAppConfigRouter, createBridgeRouter];

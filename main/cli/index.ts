@@ -1,10 +1,12 @@
 import { CliError } from './args.js';
 import { runServe } from './serve.js';
+import { runShared } from './shared.js';
 
 const USAGE = `Usage: switchboard <command>
 
 Commands:
   serve [--port N]     run the management API and dashboard headless (default port 3000)
+  shared link          link {config_dir}/shared/{commands,skills,agents} into the agent data dir
   help                 show this help
 `;
 
@@ -13,6 +15,7 @@ type Command = (argv: string[]) => Promise<number>;
 /** Subcommands; areas add theirs here (bridge, shared, ...). */
 export const commands: Record<string, Command> = {
   serve: (argv) => runServe(argv),
+  shared: (argv) => runShared(argv),
   help: async () => {
     process.stdout.write(USAGE);
     return 0;

@@ -1,4 +1,8 @@
 import type { ServiceContext } from './context.js';
+import { AgentToolService } from './agent-tool/service.js';
+import { AppConfigService } from './app-config/service.js';
+import { ConfigFileError } from './app-config/store.js';
+import { SharedService } from './shared/service.js';
 import { BridgeService } from './bridge/bridge-service.js';
 import { AccountService } from './accounts/account-service.js';
 import { createSettingsServices } from './settings/index.js';
@@ -12,6 +16,9 @@ import { TokensService } from './tokens/tokens-service.js';
  */
 export interface Services {
   ctx: ServiceContext;
+  shared: SharedService;
+  agentTool: AgentToolService;
+  appConfig: AppConfigService;
   bridge: BridgeService;
   settings: SettingsService;
   presets: PresetsService;
@@ -25,6 +32,9 @@ export async function createServices(ctx: ServiceContext): Promise<Services> {
   await tokens.init();
   return {
     ctx,
+    shared: new SharedService({ sharedDir: ctx.paths.sharedDir, agentDir: ctx.paths.agentDir }),
+    agentTool: new AgentToolService(ctx),
+    appConfig: new AppConfigService(ctx.appConfig, ctx.paths.backupsDir, ctx.clock, ctx.events),
     bridge: new BridgeService(ctx),
     ...createSettingsServices(ctx),
     tokens,
@@ -35,7 +45,20 @@ export async function createServices(ctx: ServiceContext): Promise<Services> {
 /** Work done once the API listens: adopt a running proxy, auto-start the bridge, load caches. */
 export async function startServices(services: Services): Promise<void> {
   await services.settings.start();
-  await services.bridge.startup();
+  await unlessConfigBroken(services, 'bridge', () => services.bridge.startup());
+}
+
+/**
+ * A config.yaml that cannot be parsed must not stop the app (issue 3): the step is skipped with
+ * a warning, and the endpoints that need the config answer 500 "Invalid config file".
+ */
+async function unlessConfigBroken(services: Services, step: string, run: () => Promise<unknown>): Promise<void> {
+  try {
+    await run();
+  } catch (err) {
+    if (!(err instanceof ConfigFileError)) throw err;
+    services.ctx.logger.warn(`${step}: start-up step skipped, config.yaml is invalid: ${err.message}`);
+  }
 }
 
 /** Stops what the services started (children per their quit policy, timers, watchers). */

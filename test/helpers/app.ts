@@ -35,7 +35,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     port: 0,
     clock: options.clock,
     logger: silentLogger,
-    env: { ...process.env, ...options.env, SWITCHBOARD_HOME: home, SWITCHBOARD_AGENT_DIR: agentDir },
+    // HOME is the temp home too, so `~` paths (agent-tool settings, editor DB) never reach the real one.
+    env: { ...process.env, HOME: home, USERPROFILE: home, ...options.env, SWITCHBOARD_HOME: home, SWITCHBOARD_AGENT_DIR: agentDir },
   });
   const request = (method: string, urlPath: string, body?: unknown, headers: Record<string, string> = {}) =>
     fetch(app.url + urlPath, {
