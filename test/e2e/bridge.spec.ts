@@ -1,0 +1,42 @@
+import { expect, test } from '@playwright/test';
+import { startApp, watchPage, type App } from './fixtures.js';
+
+let app: App;
+test.beforeAll(async () => {
+  app = await startApp();
+});
+test.afterAll(() => app.stop());
+
+test('the bridge import form shows validation errors on its fields', async ({ page }) => {
+  const watch = watchPage(page);
+  await page.goto(`${app.url}/#/bridge`);
+  const form = page.getByTestId('bridge-import');
+  await form.getByRole('button', { name: 'Import' }).click();
+  await expect(form.getByText('Access token is required')).toBeVisible();
+  await expect(form.getByText('Machine ID is required')).toBeVisible();
+  await expect(form.getByLabel('Access token')).toHaveAttribute('aria-invalid', 'true');
+
+  await form.getByLabel('Access token').fill('too-short-token');
+  await form.getByLabel('Machine ID').fill('not-hex');
+  await form.getByRole('button', { name: 'Import' }).click();
+  await expect(form.getByText(/longer than 50 characters \(this one has 15\)/)).toBeVisible();
+  await expect(form.getByText('A machine ID is 32 hexadecimal characters')).toBeVisible();
+  await expect(form.getByLabel('Machine ID')).toHaveAttribute('aria-invalid', 'true');
+
+  // A well-formed import is accepted and the status shows the credentials.
+  await form.getByLabel('Access token').fill('e2e.' + 'a'.repeat(60));
+  await form.getByLabel('Machine ID').fill('0123456789abcdef0123456789abcdef');
+  await form.getByRole('button', { name: 'Import' }).click();
+  await expect(page.getByText('Credentials valid')).toBeVisible();
+  expect(watch.errors).toEqual([]);
+  expect(watch.failures).toEqual([]);
+});
+
+test('starting a disabled bridge shows the API error verbatim', async ({ page }) => {
+  const watch = watchPage(page);
+  watch.allow(/POST \/api\/bridge\/daemon\/start → 4\d\d/);
+  await page.goto(`${app.url}/#/bridge`);
+  await page.getByTestId('bridge-control').getByRole('button', { name: 'Start bridge' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Start bridge: Bridge is disabled (HTTP 400)' })).toBeVisible();
+  expect(watch.errors).toEqual([]);
+});

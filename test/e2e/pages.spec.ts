@@ -1,0 +1,63 @@
+import fs from 'node:fs/promises';
+import { expect, test } from '@playwright/test';
+import { expectAccessible, PROFILE, startApp, watchPage, type App } from './fixtures.js';
+
+/** Every view of the dashboard, with the heading it must show once loaded. */
+const VIEWS: Array<{ name: string; hash: string; heading: string; ready?: string }> = [
+  { name: 'overview', hash: '#/overview', heading: 'Overview', ready: '[data-testid="cost-today"] .card-value' },
+  { name: 'usage', hash: '#/usage', heading: 'Usage', ready: '[data-testid="table-daily"]' },
+  { name: 'profiles', hash: `#/profiles/${PROFILE}`, heading: 'Profiles', ready: '[data-testid="profile-path"]' },
+  { name: 'proxy-status', hash: '#/proxy/status', heading: 'Proxy', ready: '[data-testid="proxy-state"] .badge' },
+  { name: 'proxy-models', hash: '#/proxy/models', heading: 'Proxy', ready: '#models-title' },
+  { name: 'proxy-logs', hash: '#/proxy/logs', heading: 'Proxy', ready: '[data-testid="error-logs"]' },
+  { name: 'proxy-config', hash: '#/proxy/config', heading: 'Proxy', ready: '#proxy-yaml' },
+  { name: 'proxy-auth', hash: '#/proxy/auth', heading: 'Proxy', ready: '#auth-title' },
+  { name: 'proxy-quota', hash: '#/proxy/quota', heading: 'Proxy', ready: '#quota-account' },
+  { name: 'proxy-tokens', hash: '#/proxy/tokens', heading: 'Proxy', ready: '[data-testid="api-key-value"]' },
+  { name: 'bridge', hash: '#/bridge', heading: 'Editor bridge', ready: '#bridge-port' },
+  { name: 'shared', hash: '#/shared', heading: 'Shared data', ready: '.link-list li' },
+  { name: 'agent-tool', hash: '#/agent-tool', heading: 'Agent tool', ready: '#agent-settings' },
+  { name: 'settings', hash: '#/settings', heading: 'Settings', ready: '#cfg-usage-timezone' },
+];
+
+let app: App;
+test.beforeAll(async () => {
+  app = await startApp();
+  await fs.mkdir('test-results/screenshots', { recursive: true });
+});
+test.afterAll(() => app.stop());
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`every page loads cleanly, passes axe and is captured (${scheme})`, async ({ page }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+    const watch = watchPage(page);
+    for (const view of VIEWS) {
+      await test.step(view.name, async () => {
+        await page.goto(`${app.url}/${view.hash}`);
+        await expect(page.getByRole('heading', { level: 1, name: view.heading })).toBeVisible();
+        // Soft checks: one broken view must not hide the state (and screenshots) of the others.
+        if (view.ready) await expect.soft(page.locator(view.ready).first()).toBeVisible();
+        await expect.soft(page.locator('.loading')).toHaveCount(0);
+        await expect.soft(page.locator('.notice-error'), 'error notices').toHaveCount(0);
+        await page.screenshot({ path: `test-results/screenshots/${view.name}-${scheme}.png`, fullPage: true });
+        await expectAccessible(page, `${view.name} (${scheme})`);
+        expect.soft(watch.errors, `console errors on ${view.name}`).toEqual([]);
+        expect.soft(watch.failures, `failed API calls on ${view.name}`).toEqual([]);
+        watch.errors.length = 0;
+        watch.failures.length = 0;
+      });
+    }
+  });
+}
+
+test('pages are reachable by keyboard from the navigation', async ({ page }) => {
+  await page.goto(`${app.url}/`);
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Usage' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { level: 1, name: 'Usage' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Usage' })).toHaveAttribute('aria-current', 'page');
+});
