@@ -73,7 +73,7 @@ export class SettingsService {
    * replaced as sent, except that masked secrets keep their stored value.
    */
   async put(profile: string, update: SettingsUpdate): Promise<SettingsUpdateResult> {
-    const { result, write } = await this.store.update(profile, (current) => {
+    const { result: missing, write } = await this.store.update(profile, (current) => {
       if (current && update.expectedMtime !== undefined && update.expectedMtime !== current.mtime) {
         throw new SettingsError('conflict', `expectedMtime ${update.expectedMtime} does not match the file's mtime ${current.mtime}`, current.mtime);
       }
@@ -81,7 +81,6 @@ export class SettingsService {
       const env = unmaskEnv(update.settings.env, stored && isRecord(stored.env) ? stored.env : undefined);
       return { next: { ...stored, ...update.settings, env }, result: current ? [] : missingFields(env) };
     });
-    const missing = result;
     return {
       profile,
       mtime: write.mtime,

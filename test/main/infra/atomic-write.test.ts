@@ -86,51 +86,60 @@ describe('removeStaleTempFiles', () => {
 /**
  * Crash safety (issue 2): a writer killed with SIGKILL at random moments never leaves a torn
  * file. The writer runs as plain Node on main/infra/atomic-write.ts compiled by the project's
- * TypeScript (tsx would add ~0.4 s per start, and this test starts a writer per kill).
+ * TypeScript (tsx would add ~0.4 s per start, and this test starts a writer per kill). Five
+ * lanes, each with its own file, run side by side so the test stays short on a busy machine.
  */
 describe('writeFileAtomic under SIGKILL', () => {
-  const KILLS = 55;
+  const LANES = 5;
+  const KILLS_PER_LANE = 11;
 
-  it(`leaves a complete version after each of ${KILLS} kills, and the sweep leaves no temp file`, async () => {
-    const dir = await fs.mkdtemp(path.join(tmp, 'crash-'));
-    const target = path.join(dir, 'work.settings.json');
-    const moduleUrl = pathToFileURL(await compileAtomicWrite(dir)).href;
-    let killedMidWrite = 0;
-
-    for (let i = 0; i < KILLS; i++) {
-      const first = i * 1_000_000;
-      const child = spawn(process.execPath, [rewriter, moduleUrl, target, String(first)], { stdio: ['ignore', 'pipe', 'inherit'] });
-      children.add(child);
-      const exited = once(child, 'exit');
-      await waitForReady(child);
-      await new Promise((r) => setTimeout(r, Math.random() * 25));
-      child.kill('SIGKILL');
-      const [, signal] = await exited;
-      children.delete(child);
-      expect(signal).toBe('SIGKILL');
-
-      const text = await fs.readFile(target, 'utf8');
-      const version = (JSON.parse(text) as { version: number }).version;
-      expect(version).toBeGreaterThanOrEqual(first);
-      expect(text).toBe(settingsVersion(version));
-
-      const leftovers = await tempFilesIn(dir);
-      expect(leftovers.length).toBeLessThanOrEqual(1); // at most the one write the kill interrupted
-      killedMidWrite += leftovers.length;
-      await removeStaleTempFiles(dir); // what the app does at start
-      expect(await tempFilesIn(dir)).toEqual([]);
-    }
+  it(`leaves a complete version after each of ${LANES * KILLS_PER_LANE} kills, and the sweep leaves no temp file`, async () => {
+    const moduleUrl = pathToFileURL(await compileAtomicWrite(tmp)).href;
+    const lanes = await Promise.all(Array.from({ length: LANES }, (_, lane) => killRepeatedly(moduleUrl, lane, KILLS_PER_LANE)));
+    expect(lanes.reduce((sum, l) => sum + l.kills, 0)).toBe(LANES * KILLS_PER_LANE);
     // Not asserted (timing-dependent), but shows the kills did land inside writes.
-    console.info(`crash-safety: ${killedMidWrite} of ${KILLS} kills interrupted a write`);
-  }, 30_000);
+    const interrupted = lanes.reduce((sum, l) => sum + l.interrupted, 0);
+    console.info(`crash-safety: ${interrupted} of ${LANES * KILLS_PER_LANE} kills interrupted a write`);
+  }, 60_000);
 });
+
+/** Starts a writer on one file, kills it at a random moment, checks the file; `kills` times. */
+async function killRepeatedly(moduleUrl: string, lane: number, kills: number): Promise<{ kills: number; interrupted: number }> {
+  const dir = await fs.mkdtemp(path.join(tmp, `crash-${lane}-`));
+  const target = path.join(dir, 'work.settings.json');
+  let interrupted = 0;
+  for (let i = 0; i < kills; i++) {
+    const first = (lane * kills + i) * 1_000_000;
+    const child = spawn(process.execPath, [rewriter, moduleUrl, target, String(first)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    children.add(child);
+    const exited = once(child, 'exit');
+    await waitForReady(child);
+    await new Promise((r) => setTimeout(r, Math.random() * 25));
+    child.kill('SIGKILL');
+    const [, signal] = await exited;
+    children.delete(child);
+    expect(signal).toBe('SIGKILL');
+
+    const text = await fs.readFile(target, 'utf8');
+    const version = (JSON.parse(text) as { version: number }).version;
+    expect(version).toBeGreaterThanOrEqual(first);
+    expect(text).toBe(settingsVersion(version));
+
+    const leftovers = await tempFilesIn(dir);
+    expect(leftovers.length).toBeLessThanOrEqual(1); // at most the one write the kill interrupted
+    interrupted += leftovers.length;
+    await removeStaleTempFiles(dir); // what the app does at start
+    expect(await tempFilesIn(dir)).toEqual([]);
+  }
+  return { kills, interrupted };
+}
 
 async function compileAtomicWrite(dir: string): Promise<string> {
   const source = await fs.readFile(path.join(root, 'main/infra/atomic-write.ts'), 'utf8');
   const { outputText } = ts.transpileModule(source, {
     compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
   });
-  const out = path.join(dir, '..', `atomic-write-${path.basename(dir)}.mjs`);
+  const out = path.join(dir, 'atomic-write.compiled.mjs');
   await fs.writeFile(out, outputText);
   return out;
 }
