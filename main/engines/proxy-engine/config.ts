@@ -42,11 +42,25 @@ export const upstreamSchema = z.looseObject({
   models: z.array(z.string().min(1)).default([]),
 });
 
+/** How traffic is routed (issue 6): key cooldown after a 429/5xx and bounded upstream waits. */
+export const routingSchema = z.looseObject({
+  /** A key that got 429 or 5xx is skipped this long (a longer Retry-After wins, up to 10 min). */
+  cooldown_seconds: z.number().min(0).default(30),
+  connect_timeout_seconds: z.number().positive().default(10),
+  /** Until response headers (and, for streams, the first chunk) arrive; also the idle limit between chunks. */
+  first_byte_timeout_seconds: z.number().positive().default(300),
+  /** error-*.log files kept in logs/ (newest first). */
+  error_logs_max_files: z.number().int().min(1).default(10),
+});
+
 export const proxyConfigSchema = z.looseObject({
   server: serverSchema.prefault({}),
   auth: authSchema.prefault({}),
   providers: z.record(z.string(), providerSchema.prefault({})).default({}),
   upstreams: z.array(upstreamSchema).default([]),
+  /** Client model name → the model id an upstream lists, e.g. `sonnet: claude-sonnet-4-5`. */
+  model_aliases: z.record(z.string(), z.string().min(1)).default({}),
+  routing: routingSchema.prefault({}),
 });
 
 export type ProxyConfig = z.output<typeof proxyConfigSchema>;

@@ -1,0 +1,178 @@
+import type http from 'node:http';
+import { toAnthropicError, toOpenAIError } from '../../translate/index.js';
+import { clientErrorBody, sendJson, type ClientFormat } from '../client-errors.js';
+import type { EngineContext } from '../context.js';
+import type { RequestRecord } from './error-log.js';
+import { cooldownMs } from './key-pool.js';
+import { planFor, upstreamUrl, type TrafficPlan } from './plan.js';
+import { collectBody, relayStream } from './relay.js';
+import type { Attempt } from './select.js';
+import type { TrafficState } from './state.js';
+import { callUpstream, UpstreamFailure } from './upstream-call.js';
+import { forwardedResponseHeaders, upstreamHeaders } from './upstream-headers.js';
+
+/** Non-streaming upstream bodies beyond this are refused (no real completion comes close). */
+const MAX_UPSTREAM_BODY = 64 * 1024 * 1024;
+
+export interface ForwardCall {
+  req: http.IncomingMessage;
+  res: http.ServerResponse;
+  client: ClientFormat;
+  endpoint: 'messages' | 'count_tokens' | 'chat';
+  body: Record<string, unknown>;
+  raw: Buffer;
+  search: string;
+  clientModel: string;
+  upstreamModel: string;
+  record: RequestRecord;
+  signal: AbortSignal;
+}
+
+interface Failure {
+  status: number;
+  /** The upstream's error body, when it sent one; else `message` is the whole story. */
+  upstreamBody?: string;
+  upstreamFormat?: ClientFormat;
+  message: string;
+}
+
+/**
+ * Tries the attempts in order until one answers. A 429, a 5xx, a connect failure, a timeout or a
+ * stream that dies before its first byte moves on to the next key (cooling the failed one); any
+ * other upstream status is the answer. The client sees nothing until an attempt succeeds or all
+ * have failed, so every failure it does see is a proper JSON error in its own format.
+ */
+export async function forward(ctx: EngineContext, state: TrafficState, call: ForwardCall, attempts: Attempt[]): Promise<void> {
+  const timeouts = { connectMs: ctx.config.routing.connect_timeout_seconds * 1000, firstByteMs: ctx.config.routing.first_byte_timeout_seconds * 1000 };
+  let last: Failure = { status: 502, message: 'No upstream attempt was possible' };
+  for (const attempt of attempts) {
+    if (call.signal.aborted) return;
+    const { upstream, pool, slot } = attempt;
+    const plan = planFor(upstream, call);
+    const key = pool.key(slot);
+    const url = upstreamUrl(upstream, plan.upstreamPath, call.client === 'anthropic' ? call.search : '');
+    const headers = upstreamHeaders(upstream, key, call.client, call.req, plan.stream);
+    const log = call.record.addAttempt({
+      timestamp: ctx.now(),
+      upstream: upstream.name,
+      keyLabel: key ? `key ${slot + 1} of ${pool.keys.length}` : 'no key',
+      url: url.toString(),
+      headers,
+      body: plan.body,
+    });
+    let res: http.IncomingMessage;
+    try {
+      res = await callUpstream({ url, headers, body: plan.body }, call.signal, timeouts);
+    } catch (err) {
+      if (call.signal.aborted) return;
+      const failure = err instanceof UpstreamFailure ? err : new UpstreamFailure(String(err), 502);
+      log.error = failure.message;
+      pool.coolDown(slot, ctx.now(), ctx.config.routing.cooldown_seconds * 1000);
+      last = { status: failure.status, message: failure.message };
+      continue;
+    }
+    log.status = res.statusCode ?? 502;
+    if (log.status >= 400) {
+      const text = await collectBody(res, timeouts.firstByteMs, 1024 * 1024).then(String, (e: Error) => `<body unreadable: ${e.message}>`);
+      log.responseBody = text;
+      last = { status: log.status, upstreamBody: text, upstreamFormat: upstream.format, message: text };
+      if (log.status === 429 || log.status >= 500) {
+        pool.coolDown(slot, ctx.now(), cooldownMs(ctx.config.routing.cooldown_seconds, res.headers['retry-after'], ctx.now()));
+        continue;
+      }
+      break;
+    }
+    const done = plan.stream ? await relay(call, plan, res, timeouts.firstByteMs, log) : await respondWhole(call, plan, res, timeouts.firstByteMs, log);
+    if (done === 'sent' || done === 'aborted') return;
+    pool.coolDown(slot, ctx.now(), ctx.config.routing.cooldown_seconds * 1000);
+    last = done;
+  }
+  if (call.signal.aborted) return;
+  sendFailure(call, last);
+}
+
+type StepResult = 'sent' | 'aborted' | Failure;
+
+async function relay(call: ForwardCall, plan: TrafficPlan, res: http.IncomingMessage, idleMs: number, log: { error?: string }): Promise<StepResult> {
+  const outcome = await relayStream(res, call.res, {
+    ...(plan.createStream ? { translator: plan.createStream() } : {}),
+    errorFrame: (status, message) => errorFrame(call.client, status, message),
+    idleMs,
+    signal: call.signal,
+    headers: plan.createStream ? {} : forwardedResponseHeaders(res.headers),
+  });
+  switch (outcome.kind) {
+    case 'done':
+      call.record.finish(200, '<event stream relayed to the client>');
+      return 'sent';
+    case 'broken':
+      log.error = outcome.message;
+      call.record.finish(200, `<event stream cut after its start: ${outcome.message}>`);
+      return 'sent';
+    case 'aborted':
+      return 'aborted';
+    case 'retry':
+      log.error = outcome.message;
+      return { status: outcome.status, message: outcome.message };
+  }
+}
+
+async function respondWhole(call: ForwardCall, plan: TrafficPlan, res: http.IncomingMessage, idleMs: number, log: { error?: string }): Promise<StepResult> {
+  let body: Buffer;
+  try {
+    body = await collectBody(res, idleMs, MAX_UPSTREAM_BODY);
+  } catch (err) {
+    if (call.signal.aborted) return 'aborted';
+    log.error = (err as Error).message;
+    return { status: 502, message: (err as Error).message };
+  }
+  if (!plan.mapResponse) {
+    call.res.writeHead(res.statusCode ?? 200, { 'content-type': res.headers['content-type'] ?? 'application/json', 'content-length': body.length, ...forwardedResponseHeaders(res.headers) });
+    call.res.end(body);
+    call.record.finish(res.statusCode ?? 200, '<upstream body passed through>');
+    return 'sent';
+  }
+  let mapped: unknown;
+  try {
+    mapped = plan.mapResponse(JSON.parse(body.toString('utf8')));
+  } catch (err) {
+    // The upstream did the work (and billed it): retrying elsewhere could run it twice.
+    log.error = `Upstream answer could not be translated: ${(err as Error).message}`;
+    sendFailure(call, { status: 502, message: 'Upstream answered with a body that could not be translated' });
+    return 'sent';
+  }
+  sendJson(call.res, 200, mapped);
+  call.record.finish(200, '<translated upstream body>');
+  return 'sent';
+}
+
+/** The final error in the client's format; an upstream error body of the client's own format passes unchanged. */
+function sendFailure(call: ForwardCall, failure: Failure): void {
+  let body: unknown;
+  if (failure.upstreamBody !== undefined) {
+    const verbatim = failure.upstreamFormat === call.client ? parseObject(failure.upstreamBody) : undefined;
+    body = verbatim ?? (call.client === 'anthropic' ? toAnthropicError(failure.status, failure.upstreamBody) : toOpenAIError(failure.status, failure.upstreamBody));
+  } else {
+    body = clientErrorBody(call.client, failure.status, failure.message);
+  }
+  const text = JSON.stringify(body);
+  call.record.finish(failure.status, text);
+  if (call.res.headersSent) return;
+  call.res.writeHead(failure.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  call.res.end(text);
+}
+
+/** An SSE error frame in the client's format, for a passthrough stream that breaks mid-way. */
+function errorFrame(client: ClientFormat, status: number, message: string): string {
+  const body = JSON.stringify(clientErrorBody(client, status, message));
+  return client === 'anthropic' ? `event: error\ndata: ${body}\n\n` : `data: ${body}\n\n`;
+}
+
+function parseObject(text: string): object | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && 'error' in value ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}

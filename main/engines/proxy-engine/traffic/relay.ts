@@ -1,0 +1,134 @@
+import type http from 'node:http';
+import type { SseTranslator } from '../../translate/index.js';
+
+export const SSE_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  connection: 'keep-alive',
+  'x-accel-buffering': 'no',
+} as const;
+
+export type RelayOutcome =
+  /** The whole stream reached the client. */
+  | { kind: 'done' }
+  /** Failed before anything was sent: the caller may try another key or answer with a JSON error. */
+  | { kind: 'retry'; status: number; message: string }
+  /** Failed after the headers went out: an error frame in the client's format closed the stream. */
+  | { kind: 'broken'; message: string }
+  /** The client went away; the upstream request was destroyed. */
+  | { kind: 'aborted' };
+
+export interface RelayOptions {
+  /** Translates upstream SSE to the client's format; absent = bytes pass through untouched. */
+  translator?: SseTranslator;
+  /** The client-format error frame for a passthrough stream that breaks after its headers. */
+  errorFrame: (status: number, message: string) => string;
+  /** Longest silence before the first chunk and between chunks. */
+  idleMs: number;
+  signal: AbortSignal;
+  headers: Record<string, string>;
+}
+
+/**
+ * Streams an upstream SSE body to the client without buffering. The 200 and its headers are
+ * written only with the first client bytes, so a stream that dies before any data still gets a
+ * proper JSON error (and another key) from the caller. Backpressure: a slow client pauses the
+ * upstream read.
+ */
+export function relayStream(upstream: http.IncomingMessage, res: http.ServerResponse, options: RelayOptions): Promise<RelayOutcome> {
+  const { translator, signal } = options;
+  return new Promise((resolve) => {
+    let committed = false;
+    let settled = false;
+    let received = 0;
+    let ended = false;
+    const timer = setTimeout(() => fail(504, `Upstream sent nothing for ${options.idleMs} ms`), options.idleMs);
+    const onAbort = () => {
+      upstream.destroy();
+      settle({ kind: 'aborted' });
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+
+    function settle(outcome: RelayOutcome): void {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      resolve(outcome);
+    }
+    function commit(): void {
+      committed = true;
+      res.writeHead(200, { ...SSE_HEADERS, ...options.headers });
+    }
+    function fail(status: number, message: string): void {
+      if (settled) return;
+      upstream.destroy();
+      if (signal.aborted) return settle({ kind: 'aborted' });
+      if (!committed) return settle({ kind: 'retry', status, message });
+      res.end(translator ? translator.fail(status, message) : options.errorFrame(status, message));
+      settle({ kind: 'broken', message });
+    }
+
+    if (translator) upstream.setEncoding('utf8');
+    upstream.on('data', (chunk: Buffer | string) => {
+      if (settled) return;
+      received += chunk.length;
+      timer.refresh();
+      const out = translator ? translator.feed(chunk as string) : chunk;
+      if (out.length === 0) return;
+      if (!committed) commit();
+      if (!res.write(out)) {
+        upstream.pause();
+        res.once('drain', () => upstream.resume());
+      }
+    });
+    upstream.once('end', () => {
+      ended = true;
+      if (settled) return;
+      const tail = translator ? translator.end() : '';
+      if (!committed) {
+        if (received === 0) return fail(502, 'Upstream ended the stream before sending any data');
+        commit();
+      }
+      res.end(tail);
+      settle({ kind: 'done' });
+    });
+    upstream.once('error', (err) => fail(502, `Upstream stream failed: ${err.message}`));
+    upstream.once('close', () => {
+      if (!ended) fail(502, 'Upstream closed the connection mid-stream');
+    });
+  });
+}
+
+/**
+ * Reads a whole (non-streaming) upstream body, with the idle limit between chunks and a size cap.
+ * Rejects with an Error whose message is fit for the client.
+ */
+export function collectBody(upstream: http.IncomingMessage, idleMs: number, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const timer = setTimeout(() => upstream.destroy(new Error(`Upstream body stalled for ${idleMs} ms`)), idleMs);
+    upstream.on('data', (chunk: Buffer) => {
+      timer.refresh();
+      size += chunk.length;
+      if (size > limit) {
+        upstream.destroy(new Error(`Upstream body larger than ${limit} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    upstream.once('end', () => {
+      clearTimeout(timer);
+      resolve(Buffer.concat(chunks, size));
+    });
+    upstream.once('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    upstream.once('close', () => {
+      clearTimeout(timer);
+      if (!upstream.complete) reject(new Error('Upstream closed the connection before the body ended'));
+    });
+  });
+}
