@@ -1,5 +1,6 @@
 import { CliError } from './args.js';
 import { runServe } from './serve.js';
+import { runBridge, runCursorAlias } from './bridge.js';
 import { runShared } from './shared.js';
 
 const USAGE = `Usage: switchboard <command>
@@ -7,6 +8,8 @@ const USAGE = `Usage: switchboard <command>
 Commands:
   serve [--port N]     run the management API and dashboard headless (default port 3000)
   shared link          link {config_dir}/shared/{commands,skills,agents} into the agent data dir
+  bridge <command>     legacy editor bridge (deprecated, beta): auth, status, models, start, stop,
+                       enable, disable, help ('switchboard cursor ...' still works)
   help                 show this help
 `;
 
@@ -15,6 +18,8 @@ type Command = (argv: string[]) => Promise<number>;
 /** Subcommands; areas add theirs here (bridge, shared, ...). */
 export const commands: Record<string, Command> = {
   serve: (argv) => runServe(argv),
+  bridge: (argv) => runBridge(argv),
+  cursor: (argv) => runCursorAlias(argv),
   shared: (argv) => runShared(argv),
   help: async () => {
     process.stdout.write(USAGE);
