@@ -18,7 +18,9 @@ export function nodeEntry(entry: string): NodeCommand {
   const env: NodeJS.ProcessEnv = {};
   if (process.versions.electron) env.ELECTRON_RUN_AS_NODE = '1';
   if (runningFromSource()) {
-    return { command: process.execPath, args: ['--import', 'tsx', path.join(appRoot(), `${entry}.ts`)], env };
+    // tsx by absolute URL: a bare `--import tsx` resolves from the child's cwd, which may be
+    // any directory (the proxy runs in {config_dir}/proxy).
+    return { command: process.execPath, args: ['--import', import.meta.resolve('tsx'), path.join(appRoot(), `${entry}.ts`)], env };
   }
   return { command: process.execPath, args: [path.join(appRoot(), 'dist', `${entry}.js`)], env };
 }

@@ -31,6 +31,10 @@ export function createPaths(homes: Homes) {
     proxyAuthDir: c('proxy', 'auth'),
     proxyLogsDir: c('proxy', 'logs'),
     proxyState: c('proxy', 'proxy.json'),
+    /** stdout/stderr of the running proxy process (truncated at each start). */
+    proxyOutput: c('proxy', 'engine-output.log'),
+    /** proxy/config.yaml translated to CLIProxyAPI's own keys, for an external binary. */
+    proxyBinaryConfig: c('proxy', 'cliproxy-config.yaml'),
     bridgeDir: c('cursor'),
     bridgeCredentials: c('cursor', 'credentials.json'),
     bridgePid: c('cursor', 'daemon.pid'),

@@ -267,9 +267,10 @@ export class ProcessSupervisor {
     return `${this.opts.name} exited during start (${how})${tail ? `: ${tail}` : ''}`;
   }
 
+  /** The child's last lines; in output-file mode followed by the supervisor's own notes (spawn errors). */
   private async outputLines(spawned: Spawned | undefined, count: number): Promise<string[]> {
-    if (spawned?.outputFile) return (await readFileTail(spawned.outputFile, 16_384)).split(/\r?\n/).filter((l) => l.trim()).slice(-count);
-    return this.output.tail(count);
+    const fromFile = spawned?.outputFile ? (await readFileTail(spawned.outputFile, 16_384)).split(/\r?\n/).filter((l) => l.trim()) : [];
+    return [...fromFile, ...this.output.tail(count)].slice(-count);
   }
 
   /** After a failed or cancelled start: the child must be gone before the state changes. */

@@ -88,6 +88,13 @@ describe('ProcessSupervisor state machine', () => {
     expect(await fs.readFile(outputFile, 'utf8')).toContain('fake server starting');
   });
 
+  it('rejects a start whose command cannot be launched, naming the cause', async () => {
+    const f = await make({}, { launch: async () => ({ command: '/nonexistent/proxy-binary', args: [], outputFile: '' }) });
+    const err = await f.supervisor.start().catch((e: unknown) => e);
+    expect((err as Error).message).toMatch(/exited during start .*failed to launch \/nonexistent\/proxy-binary: spawn \/nonexistent\/proxy-binary ENOENT/s);
+    expect(f.supervisor.status().state).toBe('failed');
+  });
+
   it('gives up when the health check never passes, and kills the child', async () => {
     const f = await make({ FAKE_NEVER_LISTEN: '1' }, { readyTimeoutMs: 300, stopGraceMs: 500 });
     const err = await f.supervisor.start().catch((e: unknown) => e);
