@@ -298,6 +298,12 @@ describe('PUT /api/settings/:profile', () => {
     expect(res).toEqual({ status: 400, body: { error: 'Invalid JSON in request body' } });
   });
 
+  it('answers 413 Request body too large for a body over 1 MiB and writes nothing', async () => {
+    const res = await put('huge', { settings: { env: { BIG: 'x'.repeat(1024 * 1024) } } });
+    expect(res).toEqual({ status: 413, body: { error: 'Request body too large' } });
+    await expect(fs.access(fileOf('huge'))).rejects.toThrow();
+  });
+
   it('answers 405 for a method the route does not have', async () => {
     const res = await app.json('DELETE', '/api/settings/work');
     expect(res).toEqual({ status: 405, body: { error: 'Method not allowed' } });
