@@ -29,8 +29,23 @@ export function trayClickPlan(platform: NodeJS.Platform): TrayClickPlan {
 
 /**
  * The icon file under resources/ for a state. macOS gets template images (black + alpha, the
- * system tints them for light and dark menu bars); nativeImage picks the @2x file beside each.
+ * system tints them for light and dark menu bars); each has an @2x twin for HiDPI.
  */
 export function trayIconFile(platform: NodeJS.Platform, state: TrayIconState): string {
   return platform === 'darwin' ? `tray-${state}Template.png` : `tray-${state}.png`;
+}
+
+export interface TrayIconSource {
+  /** File names under resources/ per scale factor. */
+  files: { 1: string; 2: string };
+  template: boolean;
+}
+
+/**
+ * What to load for a state. tray.ts reads the bytes itself (fs reads through app.asar) instead of
+ * handing nativeImage a path inside the archive, which some platforms fail to load.
+ */
+export function trayIconSource(platform: NodeJS.Platform, state: TrayIconState): TrayIconSource {
+  const file = trayIconFile(platform, state);
+  return { files: { 1: file, 2: file.replace(/\.png$/, '@2x.png') }, template: platform === 'darwin' };
 }

@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { resourcePath } from '../../../main/infra/app-root.js';
 import { appVersion } from '../../../main/infra/app-version.js';
 import { OFFLINE_CONFIG_YAML } from '../../helpers/offline-config.js';
 
@@ -134,7 +136,11 @@ describe('desktop main process (against a fake electron module)', () => {
     // Stopped once the proxy router answers; "unavailable" while that area is not mounted.
     expect(menu[2]).toMatchObject({ label: expect.stringMatching(/^Proxy (stopped|status unavailable)$/), enabled: false });
     expect(tray.tooltip.startsWith('Switchboard\n')).toBe(true);
-    expect(tray.images[0]).toMatch(/resources[/\\]tray-stopped\.png$/);
+    const icon = tray.images[0]!;
+    expect(icon.template).toBe(false);
+    expect(icon.representations.map((r) => r.scaleFactor)).toEqual([1, 2]);
+    expect(icon.representations[0]!.buffer.equals(readFileSync(resourcePath('tray-stopped.png')))).toBe(true);
+    expect(icon.representations[1]!.buffer.equals(readFileSync(resourcePath('tray-stopped@2x.png')))).toBe(true);
     expect(tray.listenerCount('click')).toBe(0);
   });
 

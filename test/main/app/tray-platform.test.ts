@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { trayClickPlan, trayIconFile } from '../../../main/app/tray-platform.js';
+import { trayClickPlan, trayIconFile, trayIconSource } from '../../../main/app/tray-platform.js';
 import { resourcePath } from '../../../main/infra/app-root.js';
 
 describe('trayClickPlan', () => {
@@ -27,6 +27,11 @@ describe('trayIconFile', () => {
     expect(trayIconFile('darwin', 'running')).toBe('tray-runningTemplate.png');
     expect(trayIconFile('win32', 'error')).toBe('tray-error.png');
     expect(trayIconFile('linux', 'stopped')).toBe('tray-stopped.png');
+  });
+
+  it('loads 1x and 2x files, as template images on macOS only', () => {
+    expect(trayIconSource('darwin', 'error')).toEqual({ files: { 1: 'tray-errorTemplate.png', 2: 'tray-errorTemplate@2x.png' }, template: true });
+    expect(trayIconSource('win32', 'running')).toEqual({ files: { 1: 'tray-running.png', 2: 'tray-running@2x.png' }, template: false });
   });
 
   it('every icon the tray can ask for exists in resources/ with its @2x twin', () => {
