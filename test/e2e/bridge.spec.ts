@@ -1,6 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { startApp, watchPage, type App } from './fixtures.js';
 
+// A disabled button must fail fast, not wait for the whole test timeout.
+test.use({ actionTimeout: 10_000 });
+
 let app: App;
 test.beforeAll(async () => {
   app = await startApp();

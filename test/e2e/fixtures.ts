@@ -132,7 +132,7 @@ export async function expectAccessible(page: Page, name: string): Promise<void> 
 
 /** GET an API path through the page's own origin, as the dashboard does. */
 export async function apiGet<T>(page: Page, url: string): Promise<T> {
-  const res = await page.request.get(url);
+  const res = await page.request.get(new URL(url, page.url()).href);
   expect(res.status(), `${url}: ${await res.text()}`).toBe(200);
   return (await res.json()) as T;
 }

@@ -20,6 +20,9 @@ const VIEWS: Array<{ name: string; hash: string; heading: string; ready?: string
   { name: 'settings', hash: '#/settings', heading: 'Settings', ready: '#cfg-usage-timezone' },
 ];
 
+// A disabled button must fail fast, not wait for the whole test timeout.
+test.use({ actionTimeout: 10_000 });
+
 let app: App;
 test.beforeAll(async () => {
   app = await startApp();

@@ -2,6 +2,9 @@ import fs from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { PROFILE, startApp, watchPage, type App } from './fixtures.js';
 
+// A disabled button must fail fast, not wait for the whole test timeout.
+test.use({ actionTimeout: 10_000 });
+
 let app: App;
 test.beforeAll(async () => {
   app = await startApp();
@@ -78,6 +81,7 @@ test('a save after an outside edit opens the conflict dialog; overwrite and relo
   await expect(compare.getByLabel('Version on disk')).toContainText('PROVIDER_MODEL=edited-outside');
   // Secrets stay hidden in the comparison.
   await expect(dialog).not.toContainText('sk-e2e-secret-value-123');
+  await page.screenshot({ path: 'test-results/screenshots/conflict-dialog.png' });
 
   await dialog.getByRole('button', { name: 'Overwrite with my version' }).click();
   await expect(dialog).toBeHidden();

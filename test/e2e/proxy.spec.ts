@@ -3,6 +3,9 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { apiGet, ERROR_LOG, startApp, watchPage, type App } from './fixtures.js';
 
+// A disabled button must fail fast, not wait for the whole test timeout.
+test.use({ actionTimeout: 10_000 });
+
 let app: App;
 test.beforeAll(async () => {
   app = await startApp();
@@ -52,6 +55,7 @@ test('an error log opens in the split request/response viewer', async ({ page })
   await expect(viewer.getByTestId('log-response')).toContainText('upstream connection refused');
   await expect(viewer.getByTestId('log-response')).not.toContainText('POST /v1');
   await expect(viewer.getByText('Status 502')).toBeVisible();
+  await page.screenshot({ path: 'test-results/screenshots/error-log-viewer.png', fullPage: true });
 });
 
 test('a token is regenerated and the restart notice appears', async ({ page }) => {

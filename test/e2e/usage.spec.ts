@@ -6,6 +6,9 @@ const int = (n: number) => new Intl.NumberFormat('en-US').format(n);
 const usd = (n: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(n);
 const tokens = (e: Counts) => e.inputTokens + e.outputTokens + (e.cacheReadTokens ?? 0) + (e.cacheWriteTokens ?? 0);
 
+// A disabled button must fail fast, not wait for the whole test timeout.
+test.use({ actionTimeout: 10_000 });
+
 let app: App;
 test.beforeAll(async () => {
   app = await startApp();
@@ -20,9 +23,9 @@ async function footer(table: Locator): Promise<string[]> {
 test('usage charts render and their table views carry the API totals', async ({ page }) => {
   const watch = watchPage(page);
   await page.goto(`${app.url}/#/usage`);
-  const from = (await page.getByLabel('From').inputValue()).replaceAll('-', '');
-  const to = (await page.getByLabel('To').inputValue()).replaceAll('-', '');
-  const tz = await page.getByLabel('Timezone').inputValue();
+  const from = (await page.getByLabel('From', { exact: true }).inputValue()).replaceAll('-', '');
+  const to = (await page.getByLabel('To', { exact: true }).inputValue()).replaceAll('-', '');
+  const tz = await page.getByLabel('Timezone', { exact: true }).inputValue();
   const q = `since=${from}&until=${to}&tz=${encodeURIComponent(tz)}`;
   const summary = await apiGet<{ totalTokens: number; totalCost: number; inputTokens: number; outputTokens: number }>(page, `/api/usage/summary?${q}`);
   expect(summary.totalTokens).toBeGreaterThan(0);
@@ -79,9 +82,9 @@ test('sessions page through the API and a narrower range changes the totals', as
   await expect(sessions.getByText(/^1–20 of/)).toBeVisible();
 
   await page.getByRole('button', { name: '7 days' }).click();
-  const from = (await page.getByLabel('From').inputValue()).replaceAll('-', '');
-  const to = (await page.getByLabel('To').inputValue()).replaceAll('-', '');
-  const tz = encodeURIComponent(await page.getByLabel('Timezone').inputValue());
+  const from = (await page.getByLabel('From', { exact: true }).inputValue()).replaceAll('-', '');
+  const to = (await page.getByLabel('To', { exact: true }).inputValue()).replaceAll('-', '');
+  const tz = encodeURIComponent(await page.getByLabel('Timezone', { exact: true }).inputValue());
   const week = await apiGet<{ totalCost: number }>(page, `/api/usage/summary?since=${from}&until=${to}&tz=${tz}`);
   await expect(page.getByTestId('card-cost').locator('.card-value')).toHaveText(usd(week.totalCost));
 });

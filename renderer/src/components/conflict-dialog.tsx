@@ -20,7 +20,7 @@ export function ConflictDialog(props: {
   const b = props.theirs.split('\n');
   const { onlyA, onlyB } = changedLines(a, b);
   return (
-    <Dialog title={`${props.what} changed on disk`} open={props.open} onClose={props.onCancel} wide>
+    <Dialog title={`${props.what[0]!.toUpperCase()}${props.what.slice(1)} changed on disk`} open={props.open} onClose={props.onCancel} wide>
       <p>
         Someone else saved {props.what} after you opened it. Choose which version to keep. Lines marked
         <span class="diff-mark diff-mine"> + </span> are only in yours, <span class="diff-mark diff-theirs"> − </span> only on disk.
@@ -48,7 +48,7 @@ function Side(props: { title: string; lines: string[]; marked: Set<number>; sign
   return (
     <figure class="compare-side">
       <figcaption>
-        {props.title} <span class="muted">({props.marked.size} changed lines)</span>
+        {props.title} <span class="muted">({props.marked.size} changed {props.marked.size === 1 ? 'line' : 'lines'})</span>
       </figcaption>
       <pre tabIndex={0} aria-label={props.title}>
         {props.lines.map((line, i) => (

@@ -164,7 +164,7 @@ function SettingsEditor(props: { file: AgentSettings; onSaved: () => void }) {
       ) : null}
       <ConflictDialog
         open={conflict !== null}
-        what="The agent settings file"
+        what="the agent settings file"
         mine={text}
         theirs={conflict?.theirs.content ?? ''}
         busy={busy}

@@ -134,7 +134,7 @@ export function ProfileEditor(props: { profile: string; onSaved: () => void }) {
       {base ? <PresetsPanel profile={props.profile} onChanged={afterPresetChange} /> : null}
       <ConflictDialog
         open={conflict !== null}
-        what={`Profile “${props.profile}”`}
+        what={`profile “${props.profile}”`}
         mine={envAsText(envFromRows(rows))}
         theirs={conflict ? envAsText(conflict.theirs.settings.env ?? {}) : ''}
         busy={saving}

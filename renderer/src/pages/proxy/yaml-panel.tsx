@@ -17,7 +17,7 @@ async function loadYaml(): Promise<{ text: string; missing: boolean }> {
 
 /** Syntax problems found while typing, with their lines (the server re-checks types on save). */
 function syntaxProblems(text: string): EditorProblem[] {
-  const doc = parseDocument(text, { prettyErrors: false });
+  const doc = parseDocument(text);
   return doc.errors.map((e) => ({ message: e.message.split('\n')[0]!, line: e.linePos?.[0]?.line }));
 }
 

@@ -45,7 +45,7 @@ function tokenSeries(rows: TokenCounts[], withCost: boolean): Series[] {
 function summaryText(what: string, rows: TokenCounts[]): string {
   const tokens = rows.reduce((a, r) => a + totalOf(r), 0);
   const cost = rows.reduce((a, r) => a + r.cost, 0);
-  return `${what}: ${formatCompact(tokens)} tokens, ${formatCost(cost)} over ${rows.length} entries. Switch to the table for exact figures.`;
+  return `${what}: ${formatCompact(tokens)} tokens, ${formatCost(cost)} over ${rows.length} ${rows.length === 1 ? 'entry' : 'entries'}. Switch to the table for exact figures.`;
 }
 
 export function DailyChart(props: { daily: DailyEntry[] }) {
