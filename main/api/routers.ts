@@ -11,6 +11,7 @@ import { createBridgeRouter } from './bridge.js';
 import { createSharedRouter } from './shared.js';
 import { createAgentToolRouter } from './agent-tool.js';
 import { createAppConfigRouter } from './app-config.js';
+import { createProxyRouter } from './proxy.js';
 
 export interface RouterDeps {
   services: Services;
@@ -22,4 +23,4 @@ export interface RouterDeps {
  * One router per area, mounted in this order. Literal routes that could be shadowed by a
  * parameter route of another area come first (the token routes before `/api/settings/:profile`).
  */
-export const areaRouters: Array<(deps: RouterDeps) => Router> = [createMetaRouter, (deps) => createEventsRouter(deps), createTokensRouter, createSettingsRouter, createPresetsRouter, createSharedRouter, createAgentToolRouter, createAppConfigRouter, createBridgeRouter];
+export const areaRouters: Array<(deps: RouterDeps) => Router> = [createMetaRouter, (deps) => createEventsRouter(deps), createTokensRouter, createSettingsRouter, createPresetsRouter, createSharedRouter, createAgentToolRouter, createAppConfigRouter, createBridgeRouter, createProxyRouter];

@@ -9,6 +9,7 @@ import { createSettingsServices } from './settings/index.js';
 import type { PresetsService } from './settings/presets-service.js';
 import type { SettingsService } from './settings/settings-service.js';
 import { TokensService } from './tokens/tokens-service.js';
+import { ProxyService } from './proxy/proxy-service.js';
 
 /**
  * Every domain service of the main process. Each area adds its service here and builds it
@@ -24,12 +25,17 @@ export interface Services {
   presets: PresetsService;
   tokens: TokensService;
   accounts: AccountService;
+  proxy: ProxyService;
 }
 
 export async function createServices(ctx: ServiceContext): Promise<Services> {
   // Default tokens and proxy/config.yaml exist before the API answers its first request.
-  const tokens = new TokensService(ctx);
+  // The proxy is built after the tokens, which ask it whether a change needs a restart.
+  let proxy: ProxyService | undefined;
+  const tokens = new TokensService(ctx, { isProxyRunning: () => proxy?.isRunning() ?? false });
   await tokens.init();
+  // Every proxy start re-syncs proxy/config.yaml with the tokens (recreating it if deleted).
+  proxy = new ProxyService(ctx, { prepareConfig: () => tokens.init() });
   return {
     ctx,
     shared: new SharedService({ sharedDir: ctx.paths.sharedDir, agentDir: ctx.paths.agentDir }),
@@ -39,6 +45,7 @@ export async function createServices(ctx: ServiceContext): Promise<Services> {
     ...createSettingsServices(ctx),
     tokens,
     accounts: new AccountService(ctx.appConfig),
+    proxy,
   };
 }
 
@@ -46,6 +53,7 @@ export async function createServices(ctx: ServiceContext): Promise<Services> {
 export async function startServices(services: Services): Promise<void> {
   await services.settings.start();
   await unlessConfigBroken(services, 'bridge', () => services.bridge.startup());
+  await unlessConfigBroken(services, 'proxy', () => services.proxy.startup());
 }
 
 /**
@@ -69,4 +77,5 @@ export async function stopServices(services: Services): Promise<void> {
     .then((s) => s.config.proxy.keep_running_on_quit)
     .catch(() => false);
   await services.bridge.shutdown(keepRunning);
+  await services.proxy.shutdown(keepRunning);
 }

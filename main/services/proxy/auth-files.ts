@@ -1,0 +1,67 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { isNotFound, toMtime } from '../../infra/file-stat.js';
+import { isSafeFileName, resolveInside } from '../../infra/safe-path.js';
+import { ProxyError } from './errors.js';
+
+export interface AuthFileEntry {
+  name: string;
+  size: number;
+  mtime: number;
+}
+
+/**
+ * proxy/auth/: the provider credentials the proxy uses (CLIProxyAPI's `auth-dir`). Only regular
+ * `*.json` files are listed or served. The directory is kept at 0700 and the files at 0600:
+ * they hold OAuth tokens, and some login tools write them group-readable.
+ */
+export class AuthFiles {
+  constructor(readonly directory: string) {}
+
+  async list(): Promise<{ files: AuthFileEntry[]; directory: string }> {
+    await this.secure();
+    const files: AuthFileEntry[] = [];
+    for (const name of (await fs.readdir(this.directory)).sort()) {
+      if (!isAuthFileName(name)) continue;
+      try {
+        const stat = await fs.lstat(path.join(this.directory, name));
+        if (stat.isFile()) files.push({ name, size: stat.size, mtime: toMtime(stat.mtimeMs) });
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+      }
+    }
+    return { files, directory: this.directory };
+  }
+
+  async read(name: string | undefined): Promise<{ name: string; content: Buffer }> {
+    if (name === undefined || name === '') throw new ProxyError('missing-name');
+    if (!isAuthFileName(name)) throw new ProxyError('invalid-filename');
+    const file = await resolveInside(this.directory, name);
+    if (!file) throw new ProxyError('auth-file-not-found');
+    try {
+      const stat = await fs.lstat(file);
+      if (!stat.isFile()) throw new ProxyError('auth-file-not-found');
+      return { name, content: await fs.readFile(file) };
+    } catch (err) {
+      if (isNotFound(err)) throw new ProxyError('auth-file-not-found');
+      throw err;
+    }
+  }
+
+  /** Creates the directory (0700) and narrows modes that are wider than 0700/0600. */
+  async secure(): Promise<void> {
+    await fs.mkdir(this.directory, { recursive: true, mode: 0o700 });
+    const dirStat = await fs.stat(this.directory);
+    if ((dirStat.mode & 0o077) !== 0) await fs.chmod(this.directory, 0o700);
+    for (const name of await fs.readdir(this.directory)) {
+      if (!isAuthFileName(name)) continue;
+      const file = path.join(this.directory, name);
+      const stat = await fs.lstat(file).catch(() => null);
+      if (stat?.isFile() && (stat.mode & 0o077) !== 0) await fs.chmod(file, 0o600).catch(() => undefined);
+    }
+  }
+}
+
+export function isAuthFileName(name: string): boolean {
+  return name.endsWith('.json') && name.length > '.json'.length && isSafeFileName(name) && !name.startsWith('.');
+}

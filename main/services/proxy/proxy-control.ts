@@ -1,0 +1,159 @@
+import { DEFAULT_PROXY_HOST, loadProxyConfig } from '../../engines/proxy-engine/config.js';
+import { SESSIONS_ROUTE } from '../../engines/proxy-engine/management.js';
+import { errorMessage } from '../../infra/file-stat.js';
+import { isHttpOk } from '../../infra/http-probe.js';
+import { getLocalJson, urlHost } from '../../infra/http-json.js';
+import type { KillTree } from '../../infra/kill-tree.js';
+import { ProcessSupervisor, type SupervisorStatus } from '../../infra/process-supervisor.js';
+import type { ServiceContext } from '../context.js';
+import { engineKind, proxyLaunchSpec, type EngineKind } from './engine-launch.js';
+import { ProxyError } from './errors.js';
+
+export interface ProxyControlOptions {
+  readyTimeoutMs?: number;
+  readyPollMs?: number;
+  stopGraceMs?: number;
+  exitWatchMs?: number;
+  killTree?: KillTree;
+  /** Makes sure proxy/config.yaml exists and carries the current tokens (the tokens service). */
+  prepareConfig?: () => Promise<void>;
+}
+
+export type ProxyStatus = { running: false } | { running: true; port: number; pid: number; sessionCount: number; startedAt: number };
+export interface ProxyStartResult { started: boolean; alreadyRunning: boolean; port: number }
+export type ProxyStopResult = { stopped: true; pid: number; sessionCount: number } | { stopped: false; message: string };
+
+/** What the running proxy was started (or adopted) with: where to reach it and with which keys. */
+interface RunningView {
+  host: string;
+  apiKey?: string;
+  managementSecret?: string;
+  engine: EngineKind;
+}
+
+export const NOT_RUNNING_MESSAGE = 'Proxy is not running';
+
+/** Start, stop, status and adoption of the proxy process through the shared supervisor. */
+export class ProxyControl {
+  private readonly supervisor: ProcessSupervisor;
+  private view: RunningView = { host: DEFAULT_PROXY_HOST, engine: 'builtin' };
+  private next: Promise<Parameters<typeof proxyLaunchSpec>> | undefined;
+
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly options: ProxyControlOptions = {},
+  ) {
+    this.supervisor = new ProcessSupervisor({
+      name: 'proxy',
+      port: async () => (await this.prepare())[1].server.port,
+      launch: async () => proxyLaunchSpec(...(await this.prepare())),
+      isHealthy: (port) => isHttpOk(`http://${urlHost(this.view.host)}:${port}/`, 1_000),
+      readyTimeoutMs: options.readyTimeoutMs ?? 10_000,
+      readyPollMs: options.readyPollMs ?? 50,
+      stopGraceMs: options.stopGraceMs ?? 5_000,
+      exitWatchMs: options.exitWatchMs ?? 500,
+      stateFile: ctx.paths.proxyState,
+      clock: ctx.clock,
+      logger: ctx.logger,
+      killTree: options.killTree,
+      onChange: (s) => this.publish(s),
+    });
+  }
+
+  isRunning(): boolean {
+    return this.supervisor.status().state === 'running';
+  }
+
+  /** The supervisor's own view (state, lastError, lastExit) for the tray and notifications. */
+  supervisorStatus(): SupervisorStatus {
+    return this.supervisor.status();
+  }
+
+  async status(): Promise<ProxyStatus> {
+    const s = this.supervisor.status();
+    if (s.state !== 'running' || s.pid === undefined || s.port === undefined) return { running: false };
+    return { running: true, port: s.port, pid: s.pid, sessionCount: await this.sessionCount(s.port), startedAt: s.startedAt ?? 0 };
+  }
+
+  async start(): Promise<ProxyStartResult> {
+    try {
+      const r = await this.supervisor.start();
+      return { started: !r.alreadyRunning, alreadyRunning: r.alreadyRunning, port: r.port };
+    } catch (err) {
+      throw new ProxyError('start-failed', errorMessage(err));
+    } finally {
+      this.next = undefined;
+    }
+  }
+
+  async stop(): Promise<ProxyStopResult> {
+    const s = this.supervisor.status();
+    const sessionCount = s.state === 'running' && s.port !== undefined ? await this.sessionCount(s.port) : 0;
+    const r = await this.supervisor.stop();
+    if (!r.stopped || r.pid === undefined) return { stopped: false, message: NOT_RUNNING_MESSAGE };
+    return { stopped: true, pid: r.pid, sessionCount };
+  }
+
+  /** At app start: take over a proxy a previous run left running (decisions §4). */
+  async adopt(): Promise<boolean> {
+    // An unreadable config still allows adoption on the default host, so a live proxy is not orphaned.
+    await this.prepare().catch(() => undefined);
+    this.next = undefined;
+    return this.supervisor.adopt();
+  }
+
+  /** App quit: stop the proxy, or leave it running for the next app start to adopt. */
+  async shutdown(keepRunning: boolean): Promise<void> {
+    if (!keepRunning) await this.supervisor.stop().catch((err) => this.ctx.logger.error(`proxy stop failed: ${errorMessage(err)}`));
+    await this.supervisor.dispose();
+  }
+
+  /** Base URL and API key of the running proxy, or null when it is not running. */
+  endpoint(): { baseUrl: string; apiKey?: string } | null {
+    const s = this.supervisor.status();
+    if (s.state !== 'running' || s.port === undefined) return null;
+    return { baseUrl: `http://${urlHost(this.view.host)}:${s.port}`, apiKey: this.view.apiKey };
+  }
+
+  /** Reads proxy/config.yaml and the app's proxy section once per start attempt. */
+  private prepare(): Promise<Parameters<typeof proxyLaunchSpec>> {
+    this.next ??= (async () => {
+      await this.options.prepareConfig?.();
+      const config = await loadProxyConfig(this.ctx.paths.proxyConfig);
+      const section = (await this.ctx.appConfig.read()).config.proxy;
+      this.view = {
+        host: config.server.host,
+        apiKey: config.auth.api_key,
+        managementSecret: config.auth.management_secret,
+        engine: engineKind(section),
+      };
+      return [this.ctx.paths, config, section] as Parameters<typeof proxyLaunchSpec>;
+    })();
+    const pending = this.next;
+    pending.catch(() => (this.next = undefined));
+    return pending;
+  }
+
+  /** Active sessions, as the built-in engine reports them; 0 when it cannot say (external binary). */
+  private async sessionCount(port: number): Promise<number> {
+    const { engine, managementSecret, host } = this.view;
+    if (engine !== 'builtin' || !managementSecret) return 0;
+    try {
+      const { status, body } = await getLocalJson(`http://${urlHost(host)}:${port}${SESSIONS_ROUTE}`, { authorization: `Bearer ${managementSecret}` }, 1_000);
+      const count = (body as { sessionCount?: unknown } | null)?.sessionCount;
+      return status === 200 && Number.isInteger(count) ? (count as number) : 0;
+    } catch {
+      return 0;
+    }
+  }
+
+  private publish(s: SupervisorStatus): void {
+    this.ctx.events.emit('proxy-state', {
+      state: s.state,
+      running: s.state === 'running',
+      ...(s.port !== undefined ? { port: s.port } : {}),
+      ...(s.pid !== undefined ? { pid: s.pid } : {}),
+      ...(s.lastError !== undefined ? { message: s.lastError } : {}),
+    });
+  }
+}

@@ -1,0 +1,113 @@
+import fs from 'node:fs/promises';
+import { appVersion } from '../../infra/app-version.js';
+import { writeFileAtomic } from '../../infra/atomic-write.js';
+import { errorMessage } from '../../infra/file-stat.js';
+import type { ProxySection } from '../app-config/schema.js';
+import type { ServiceContext } from '../context.js';
+import { engineKind } from './engine-launch.js';
+import { cleanVersion, compareVersions, parseVersion } from './version-compare.js';
+
+export interface UpdateCheckResult {
+  hasUpdate: boolean;
+  currentVersion: string;
+  latestVersion: string;
+  fromCache: boolean;
+}
+
+interface CacheRecord {
+  feedUrl: string;
+  latestVersion: string;
+  checkedAt: number;
+}
+
+export const UPDATE_CACHE_TTL_MS = 60 * 60_000;
+const FETCH_TIMEOUT_MS = 5_000;
+
+/**
+ * The proxy's update check (decisions §4): latest release from `proxy.update_feed_url`, cached
+ * one hour in .cache/update-check.json. Never fails: offline it falls back to the last cached
+ * answer (any age), and with nothing cached it reports no update.
+ */
+export class UpdateChecker {
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly fetchTimeoutMs = FETCH_TIMEOUT_MS,
+  ) {}
+
+  async check(): Promise<UpdateCheckResult> {
+    const section = await this.ctx.appConfig.read().then((s) => s.config.proxy, () => undefined);
+    const currentVersion = section ? currentVersionOf(section) : appVersion();
+    if (!section) return noUpdate(currentVersion);
+    const feedUrl = section.update_feed_url;
+    const cache = await this.readCache(feedUrl);
+    const now = this.ctx.clock.now();
+    if (cache && now >= cache.checkedAt && now - cache.checkedAt < UPDATE_CACHE_TTL_MS) {
+      return answer(currentVersion, cache.latestVersion, true);
+    }
+    try {
+      const latestVersion = await this.fetchLatest(feedUrl);
+      await this.writeCache({ feedUrl, latestVersion, checkedAt: now });
+      return answer(currentVersion, latestVersion, false);
+    } catch (err) {
+      this.ctx.logger.info(`proxy update check failed: ${errorMessage(err)}`);
+      return cache ? answer(currentVersion, cache.latestVersion, true) : noUpdate(currentVersion);
+    }
+  }
+
+  private async fetchLatest(feedUrl: string): Promise<string> {
+    const res = await fetch(feedUrl, {
+      headers: { accept: 'application/vnd.github+json, application/json', 'user-agent': `switchboard/${appVersion()}` },
+      signal: AbortSignal.timeout(this.fetchTimeoutMs),
+    });
+    if (!res.ok) throw new Error(`feed answered HTTP ${res.status}`);
+    const latest = latestTag(await res.json());
+    if (!latest) throw new Error('feed has no readable tag_name');
+    return latest;
+  }
+
+  private async readCache(feedUrl: string): Promise<CacheRecord | null> {
+    try {
+      const raw = JSON.parse(await fs.readFile(this.ctx.paths.updateCheckCache, 'utf8')) as Partial<CacheRecord>;
+      const valid = raw.feedUrl === feedUrl && typeof raw.latestVersion === 'string' && parseVersion(raw.latestVersion) && typeof raw.checkedAt === 'number';
+      return valid ? (raw as CacheRecord) : null;
+    } catch {
+      return null;
+    }
+  }
+
+  private async writeCache(record: CacheRecord): Promise<void> {
+    try {
+      await writeFileAtomic(this.ctx.paths.updateCheckCache, JSON.stringify(record) + '\n', { mode: 0o600 });
+    } catch (err) {
+      this.ctx.logger.warn(`could not write the update-check cache: ${errorMessage(err)}`);
+    }
+  }
+}
+
+/** Built-in engine: Switchboard's own version; external binary: `proxy.binary_version` (it cannot be asked). */
+export function currentVersionOf(section: ProxySection): string {
+  if (engineKind(section) === 'builtin') return appVersion();
+  return section.binary_version.trim() ? cleanVersion(section.binary_version) : 'unknown';
+}
+
+/**
+ * A GitHub-style "latest release" object (`tag_name`), or a release list, where the highest
+ * readable tag of a non-draft, non-prerelease entry wins.
+ */
+function latestTag(body: unknown): string | null {
+  const tags = (Array.isArray(body) ? body : [body])
+    .filter((r): r is Record<string, unknown> => typeof r === 'object' && r !== null && r.draft !== true && r.prerelease !== true)
+    .map((r) => r.tag_name)
+    .filter((t): t is string => typeof t === 'string' && parseVersion(t) !== null)
+    .map(cleanVersion);
+  return tags.reduce<string | null>((best, t) => (best === null || (compareVersions(t, best) ?? 0) > 0 ? t : best), null);
+}
+
+function answer(currentVersion: string, latestVersion: string, fromCache: boolean): UpdateCheckResult {
+  const cmp = compareVersions(latestVersion, currentVersion);
+  return { hasUpdate: cmp !== null && cmp > 0, currentVersion, latestVersion, fromCache };
+}
+
+function noUpdate(currentVersion: string): UpdateCheckResult {
+  return { hasUpdate: false, currentVersion, latestVersion: currentVersion, fromCache: false };
+}
