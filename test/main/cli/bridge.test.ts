@@ -9,6 +9,7 @@ import { main } from '../../../main/cli/index.js';
 import { appRoot } from '../../../main/infra/app-root.js';
 import { findFreePort } from '../../../main/infra/port-probe.js';
 import { isProcessAlive } from '../../../main/infra/process-alive.js';
+import type { BridgeServiceOptions } from '../../../main/services/bridge/bridge-service.js';
 import { makeEditorDb, MACHINE_ID_HEX, MACHINE_ID_UUID, PLAIN_TOKEN, requireSqlite3 } from '../../fixtures/bridge/editor-db.js';
 import { startFakeUpstream, UPSTREAM_MODELS, type FakeUpstream } from '../../fixtures/bridge/fake-upstream.js';
 
@@ -46,15 +47,23 @@ async function home(cursor = ''): Promise<Home> {
   return h;
 }
 
+/** A fast stand-in for the daemon where the test is about the CLI, not the daemon. */
+const stubDaemon: BridgeServiceOptions = {
+  launch: (settings) => ({
+    command: process.execPath,
+    args: [path.join(appRoot(), 'test/fixtures/bridge/stub-daemon.mjs'), '--config-dir', 'x', '--port', String(settings.port)],
+  }),
+};
+
 function quiet() {
   return { out: () => undefined, err: () => undefined };
 }
 
 /** Runs `switchboard bridge ...` in-process and captures its output. */
-async function bridge(h: Home, argv: string[], env: NodeJS.ProcessEnv = {}) {
+async function bridge(h: Home, argv: string[], env: NodeJS.ProcessEnv = {}, options: BridgeServiceOptions = {}) {
   let out = '';
   let err = '';
-  const code = await runBridge(argv, { ...h.env, ...env }, { out: (t) => (out += t), err: (t) => (err += t) }, { readyPollMs: 100 });
+  const code = await runBridge(argv, { ...h.env, ...env }, { out: (t) => (out += t), err: (t) => (err += t) }, { readyPollMs: 100, ...options });
   return { code, out, err };
 }
 
@@ -157,7 +166,7 @@ describe('switchboard bridge (in-process, same service as the API)', () => {
   it('disable also stops a running daemon', async () => {
     const h = await home('  enabled: true\n');
     await bridge(h, ['auth', '--manual', '--token', PLAIN_TOKEN, '--machine-id', MACHINE_ID_HEX]);
-    const pid = Number(/pid (\d+)/.exec((await bridge(h, ['start'])).out)![1]);
+    const pid = Number(/pid (\d+)/.exec((await bridge(h, ['start'], {}, stubDaemon)).out)![1]);
     expect((await bridge(h, ['disable'])).out).toBe(`Bridge disabled (cursor.enabled: false); daemon stopped (pid ${pid})\n`);
     expect(isProcessAlive(pid)).toBe(false);
   });
@@ -199,15 +208,31 @@ describe('switchboard bridge (as a process)', () => {
     expect(isProcessAlive(pid)).toBe(false);
   });
 
-  it('exit codes: usage 2, failure 1; the cursor form warns once on stderr', async () => {
+  it('exit code 1 for a failed action; the cursor form warns once on stderr', async () => {
     const h = await home();
-    const bad = await cli(['bridge', 'nope'], h.env);
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("unknown bridge command 'nope'");
     const old = await cli(['cursor', 'start'], h.env);
     expect(old.code).toBe(1);
     const lines = old.stderr.trim().split('\n');
     expect(lines).toEqual(["switchboard: 'switchboard cursor' is deprecated; use 'switchboard bridge' instead", expect.stringMatching(/^switchboard: Bridge is disabled/)]);
+  });
+
+  it('exit code 2 for usage errors, through the top-level entry', async () => {
+    const h = await home();
+    const errors: string[] = [];
+    const write = process.stderr.write;
+    process.stderr.write = ((t: string) => errors.push(t) > 0) as unknown as typeof process.stderr.write;
+    const saved = process.env.SWITCHBOARD_HOME;
+    process.env.SWITCHBOARD_HOME = h.env.SWITCHBOARD_HOME;
+    try {
+      expect(await main(['bridge', 'nope'])).toBe(2);
+      expect(await main(['cursor', 'auth', '--manual'])).toBe(2);
+    } finally {
+      process.stderr.write = write;
+      if (saved === undefined) delete process.env.SWITCHBOARD_HOME;
+      else process.env.SWITCHBOARD_HOME = saved;
+    }
+    expect(errors.join('')).toContain("unknown bridge command 'nope'");
+    expect(errors.join('')).toContain('needs --token <ACCESS_TOKEN> and --machine-id <MACHINE_ID>');
   });
 
   it('is listed in the top-level help', async () => {
