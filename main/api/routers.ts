@@ -7,10 +7,11 @@ import { createEventsRouter } from './events.js';
 import { createTokensRouter } from './tokens.js';
 import { createSettingsRouter } from './settings.js';
 import { createPresetsRouter } from './presets.js';
-import { createBridgeRouter } from './bridge.js';
 import { createSharedRouter } from './shared.js';
 import { createAgentToolRouter } from './agent-tool.js';
 import { createAppConfigRouter } from './app-config.js';
+import { createBridgeRouter } from './bridge.js';
+import { createUsageRouter } from './usage.js';
 import { createProxyRouter } from './proxy.js';
 
 export interface RouterDeps {
@@ -23,4 +24,4 @@ export interface RouterDeps {
  * One router per area, mounted in this order. Literal routes that could be shadowed by a
  * parameter route of another area come first (the token routes before `/api/settings/:profile`).
  */
-export const areaRouters: Array<(deps: RouterDeps) => Router> = [createMetaRouter, (deps) => createEventsRouter(deps), createTokensRouter, createSettingsRouter, createPresetsRouter, createSharedRouter, createAgentToolRouter, createAppConfigRouter, createBridgeRouter, createProxyRouter];
+export const areaRouters: Array<(deps: RouterDeps) => Router> = [createMetaRouter, (deps) => createEventsRouter(deps), createTokensRouter, createSettingsRouter, createPresetsRouter, createSharedRouter, createAgentToolRouter, createAppConfigRouter, createBridgeRouter, createUsageRouter, createProxyRouter];

@@ -9,6 +9,7 @@ import { createSettingsServices } from './settings/index.js';
 import type { PresetsService } from './settings/presets-service.js';
 import type { SettingsService } from './settings/settings-service.js';
 import { TokensService } from './tokens/tokens-service.js';
+import { UsageService } from './usage/usage-service.js';
 import { ProxyService } from './proxy/proxy-service.js';
 
 /**
@@ -25,6 +26,7 @@ export interface Services {
   presets: PresetsService;
   tokens: TokensService;
   accounts: AccountService;
+  usage: UsageService;
   proxy: ProxyService;
 }
 
@@ -45,6 +47,7 @@ export async function createServices(ctx: ServiceContext): Promise<Services> {
     ...createSettingsServices(ctx),
     tokens,
     accounts: new AccountService(ctx.appConfig),
+    usage: new UsageService(ctx),
     proxy,
   };
 }
@@ -52,6 +55,7 @@ export async function createServices(ctx: ServiceContext): Promise<Services> {
 /** Work done once the API listens: adopt a running proxy, auto-start the bridge, load caches. */
 export async function startServices(services: Services): Promise<void> {
   await services.settings.start();
+  services.usage.start(); // loads the disk cache in the background; usage reads wait for it
   await unlessConfigBroken(services, 'bridge', () => services.bridge.startup());
   await unlessConfigBroken(services, 'proxy', () => services.proxy.startup());
 }
@@ -78,4 +82,5 @@ export async function stopServices(services: Services): Promise<void> {
     .catch(() => false);
   await services.bridge.shutdown(keepRunning);
   await services.proxy.shutdown(keepRunning);
+  await services.usage.stop();
 }

@@ -1,0 +1,120 @@
+import { Router } from 'express';
+import { UsageFetchError, UsageRangeError, UsageUnavailableError } from '../services/usage/usage-errors.js';
+import { MAX_HOURLY_DAYS } from '../services/usage/usage-views.js';
+import { E } from './error-texts.js';
+import { ApiError } from './errors.js';
+import { routeOn } from './route.js';
+import type { RouterDeps } from './routers.js';
+import {
+  dailyResponse,
+  hourlyResponse,
+  insightsResponse,
+  modelsResponse,
+  monthlyResponse,
+  pagination,
+  refreshResponse,
+  sessionsQuery,
+  sessionsResponse,
+  statusResponse,
+  summaryResponse,
+  usageParams,
+  usageQuery,
+} from './schemas/usage.js';
+
+/** Usage analytics (spec 4.5, decisions §5). */
+export function createUsageRouter({ services, registry }: RouterDeps): Router {
+  const router = Router();
+  const route = routeOn(router, registry, 'usage');
+  const usage = services.usage;
+
+  route({
+    method: 'get',
+    path: '/api/usage/summary',
+    summary: 'Token and cost totals, daily average, date range, models used and unpriced models',
+    query: usageQuery,
+    response: summaryResponse,
+    handler: ({ query }) => answer(() => usage.summary(usageParams(query))),
+  });
+  route({
+    method: 'get',
+    path: '/api/usage/daily',
+    summary: 'One entry per local day with requests, ascending, with a per-model breakdown',
+    query: usageQuery,
+    response: dailyResponse,
+    handler: async ({ query }) => ({ daily: await answer(() => usage.daily(usageParams(query))) }),
+  });
+  route({
+    method: 'get',
+    path: '/api/usage/hourly',
+    summary: `Every local hour of the window, quiet hours as zeros (default: the last 24 hours; at most ${MAX_HOURLY_DAYS} days)`,
+    query: usageQuery,
+    response: hourlyResponse,
+    handler: async ({ query }) => ({ hourly: await answer(() => usage.hourly(usageParams(query))) }),
+  });
+  route({
+    method: 'get',
+    path: '/api/usage/monthly',
+    summary: 'One entry per local month, ascending',
+    query: usageQuery,
+    response: monthlyResponse,
+    handler: async ({ query }) => ({ monthly: await answer(() => usage.monthly(usageParams(query))) }),
+  });
+  route({
+    method: 'get',
+    path: '/api/usage/models',
+    summary: 'Per-model totals by cost, with cost share and input/output ratio',
+    query: usageQuery,
+    response: modelsResponse,
+    handler: ({ query }) => answer(() => usage.models(usageParams(query))),
+  });
+  route({
+    method: 'get',
+    path: '/api/usage/insights',
+    summary: 'Anomalies per day (cost spike, high input, high input/output ratio, high cache reads), newest first',
+    query: usageQuery,
+    response: insightsResponse,
+    handler: ({ query }) => answer(() => usage.insights(usageParams(query))),
+  });
+  route({
+    method: 'get',
+    path: '/api/usage/sessions',
+    summary: 'Sessions with requests in the window, newest activity first, paged',
+    query: sessionsQuery,
+    response: sessionsResponse,
+    handler: ({ query }) => {
+      const params = usageParams(query);
+      const { limit, offset } = pagination(query);
+      return answer(() => usage.sessions(params, limit, offset));
+    },
+  });
+  route({
+    method: 'post',
+    path: '/api/usage/refresh',
+    summary: 'Drops the usage caches and waits for a full rescan of the transcripts',
+    response: refreshResponse,
+    handler: async () => {
+      const { timestamp } = await answer(() => usage.refresh());
+      return { success: true, message: 'Usage data refreshed', timestamp };
+    },
+  });
+  route({
+    method: 'get',
+    path: '/api/usage/status',
+    summary: 'Age of the usage cache; null values when nothing is cached',
+    response: statusResponse,
+    handler: () => usage.status(),
+  });
+  return router;
+}
+
+/** The service's failures as the spec's statuses: 503 without any cache, 500 otherwise. */
+async function answer<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (err instanceof UsageUnavailableError) throw new ApiError(503, E.cacheUnavailable, err.message);
+    if (err instanceof UsageFetchError) throw new ApiError(500, E.usageFetchFailed, err.message);
+    if (err instanceof UsageRangeError) throw new ApiError(400, E.invalidDateRange, `an hourly window spans at most ${MAX_HOURLY_DAYS} days`);
+    throw err;
+  }
+}

@@ -1,0 +1,179 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { parseUsageLine } from './parse-line.js';
+import { toUsageRecord } from './record.js';
+import type { ParsedUsage, UsageRecord } from './types.js';
+
+/** What one read of one transcript found; `start` > 0 means only the part after `start` was read. */
+export interface FileRead {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  ino: number;
+  start: number;
+  /** End of the last complete line: an append is read from here. */
+  offset: number;
+  /** Requests of complete lines read now. */
+  records: UsageRecord[];
+  /** A request on an unterminated last line; replaced by the next read of the file. */
+  tail: UsageRecord[];
+  malformed: number;
+  tailMalformed: number;
+  /** Digest of the file's first and last bytes before `offset`, to tell an append from a rewrite. */
+  fingerprint: string;
+}
+
+export interface ReadTask {
+  path: string;
+  start: number;
+}
+
+/** A buffer reused across files so a scan allocates once, grown only for lines longer than it. */
+export interface Scratch {
+  buffer: Buffer;
+}
+
+export function newScratch(bytes = 4 << 20): Scratch {
+  return { buffer: Buffer.allocUnsafe(bytes) };
+}
+
+// `"usage":` can only be a key: inside a JSON string its quotes would be escaped. A line
+// without it holds no request, so it is never parsed; most bytes are tool output on such lines.
+const MARKER = Buffer.from('"usage":');
+const NEWLINE = 0x0a;
+const FINGERPRINT_BYTES = 1024;
+
+/** Reads a transcript from `start` with one reused buffer, parsing only lines that can hold usage. */
+export function readTranscript(task: ReadTask, scratch: Scratch): FileRead {
+  const fd = fs.openSync(task.path, 'r');
+  try {
+    const stat = fs.fstatSync(fd);
+    const read: FileRead = {
+      path: task.path,
+      size: stat.size,
+      mtimeMs: stat.mtimeMs,
+      ino: stat.ino,
+      start: task.start,
+      offset: task.start,
+      records: [],
+      tail: [],
+      malformed: 0,
+      tailMalformed: 0,
+      fingerprint: '',
+    };
+    const end = scanLines(fd, read, stat.size, scratch);
+    read.size = Math.max(end, read.offset);
+    read.fingerprint = fingerprintAt(fd, read.offset);
+    return read;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Returns how far the file could be read (less than `size` when it shrank meanwhile). */
+function scanLines(fd: number, read: FileRead, size: number, scratch: Scratch): number {
+  let filePos = read.start;
+  let carry = 0; // bytes of an unfinished line kept at the start of the buffer
+  while (filePos < size) {
+    let buf = scratch.buffer;
+    if (carry === buf.length) buf = grow(scratch, carry);
+    const n = fs.readSync(fd, buf, carry, Math.min(buf.length - carry, size - filePos), filePos);
+    if (n === 0) break;
+    const chunkStart = filePos - carry; // file offset of buf[0]
+    filePos += n;
+    const filled = carry + n;
+    // Searches must stop at `filled`: past it lie stale bytes of earlier files.
+    const view = buf.subarray(0, filled);
+    let pos = 0;
+    let marker = view.indexOf(MARKER, 0);
+    for (;;) {
+      const nl = view.indexOf(NEWLINE, pos);
+      if (nl === -1) break;
+      if (marker !== -1 && marker < nl) {
+        takeLine(read, buf, pos, nl, chunkStart + pos, false);
+        marker = view.indexOf(MARKER, nl + 1);
+      } else if (!looksLikeObject(buf, pos, nl)) {
+        read.malformed++;
+      }
+      pos = nl + 1;
+      read.offset = chunkStart + pos;
+    }
+    carry = filled - pos;
+    if (carry > 0 && pos > 0) buf.copy(buf, 0, pos, filled);
+  }
+  if (carry > 0) {
+    const buf = scratch.buffer;
+    const tailStart = filePos - carry;
+    if (buf.subarray(0, carry).indexOf(MARKER) !== -1) takeLine(read, buf, 0, carry, tailStart, true);
+    else if (!looksLikeObject(buf, 0, carry)) read.tailMalformed++;
+  }
+  return filePos;
+}
+
+function takeLine(read: FileRead, buf: Buffer, from: number, to: number, offset: number, tail: boolean): void {
+  // latin1 keeps JSON's structure byte for byte and is the cheapest decoding; strings we keep
+  // that came out non-ASCII are decoded again as UTF-8 below.
+  let parsed = parseUsageLine(buf.toString('latin1', from, to));
+  if (typeof parsed === 'object' && hasNonAscii(parsed)) parsed = parseUsageLine(buf.toString('utf8', from, to));
+  if (parsed === 'none') return;
+  if (parsed === 'malformed') {
+    if (tail) read.tailMalformed++;
+    else read.malformed++;
+    return;
+  }
+  (tail ? read.tail : read.records).push(toUsageRecord(parsed, read.path, offset));
+}
+
+const HIGH = /[^\x00-\x7f]/;
+
+function hasNonAscii(p: ParsedUsage): boolean {
+  return [p.messageId, p.requestId, p.model, p.sessionId, p.cwd, p.version].some((s) => s !== null && HIGH.test(s));
+}
+
+/** Blank lines are fine; anything else that is not `{…}` is a damaged line, counted. */
+function looksLikeObject(buf: Buffer, from: number, to: number): boolean {
+  while (from < to && isSpace(buf[from]!)) from++;
+  while (to > from && isSpace(buf[to - 1]!)) to--;
+  return from === to || (buf[from] === 0x7b && buf[to - 1] === 0x7d);
+}
+
+function isSpace(byte: number): boolean {
+  return byte === 0x20 || byte === 0x0d || byte === 0x09;
+}
+
+function grow(scratch: Scratch, keep: number): Buffer {
+  const bigger = Buffer.allocUnsafe(scratch.buffer.length * 2);
+  scratch.buffer.copy(bigger, 0, 0, keep);
+  scratch.buffer = bigger;
+  return bigger;
+}
+
+/**
+ * A rewritten transcript almost always differs in its first line (ids, timestamps) or just before
+ * the old end; hashing both costs two small reads instead of re-reading the file.
+ */
+export function fingerprintAt(fd: number, offset: number): string {
+  if (offset === 0) return '';
+  const hash = createHash('sha1');
+  const head = Math.min(FINGERPRINT_BYTES, offset);
+  const tail = Math.min(FINGERPRINT_BYTES, offset - head);
+  const bytes = Buffer.alloc(head + tail);
+  let n = fs.readSync(fd, bytes, 0, head, 0);
+  if (tail > 0) n += fs.readSync(fd, bytes, head, tail, offset - tail);
+  hash.update(bytes.subarray(0, n));
+  return hash.digest('base64');
+}
+
+/** True when the bytes before `offset` are still what a previous read saw there. */
+export function fingerprintMatches(file: string, offset: number, fingerprint: string): boolean {
+  try {
+    const fd = fs.openSync(file, 'r');
+    try {
+      return fingerprintAt(fd, offset) === fingerprint;
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,55 @@
+import { parentPort } from 'node:worker_threads';
+import { isNotFound } from '../../infra/file-stat.js';
+import { packRecords, type PackedRecords } from './record-pack.js';
+import { newScratch, readTranscript, type FileRead, type ReadTask } from './scan-file.js';
+import type { UsageRecord } from './types.js';
+
+/** A FileRead without its records, which travel packed beside it. */
+export type FileReadMeta = Omit<FileRead, 'records' | 'tail'> & { recordCount: number; tailCount: number };
+
+export interface ScanRequest {
+  id: number;
+  tasks: ReadTask[];
+}
+
+export interface ScanReply {
+  id: number;
+  reads: FileReadMeta[];
+  /** Files that vanished before they could be read. */
+  missing: string[];
+  /** Files that could not be read for another reason (kept as they were). */
+  failed: Array<{ path: string; message: string }>;
+  packed: PackedRecords;
+}
+
+/** Reads the files of one request; shared by scan workers and by in-process scans. */
+export function readAll(tasks: readonly ReadTask[], scratch = newScratch()): { reads: FileRead[]; missing: string[]; failed: ScanReply['failed'] } {
+  const reads: FileRead[] = [];
+  const missing: string[] = [];
+  const failed: ScanReply['failed'] = [];
+  for (const task of tasks) {
+    try {
+      reads.push(readTranscript(task, scratch));
+    } catch (err) {
+      if (isNotFound(err)) missing.push(task.path);
+      else failed.push({ path: task.path, message: err instanceof Error ? err.message : String(err) });
+    }
+  }
+  return { reads, missing, failed };
+}
+
+if (parentPort) {
+  const port = parentPort;
+  const scratch = newScratch(8 << 20);
+  port.on('message', (request: ScanRequest) => {
+    const { reads, missing, failed } = readAll(request.tasks, scratch);
+    const all: UsageRecord[] = [];
+    const metas = reads.map(({ records, tail, ...meta }) => {
+      all.push(...records, ...tail);
+      return { ...meta, recordCount: records.length, tailCount: tail.length };
+    });
+    const packed = packRecords(all);
+    const reply: ScanReply = { id: request.id, reads: metas, missing, failed, packed };
+    port.postMessage(reply, [packed.numbers.buffer as ArrayBuffer, packed.refs.buffer as ArrayBuffer]);
+  });
+}

@@ -1,0 +1,263 @@
+import { errorMessage } from '../../infra/file-stat.js';
+import type { ServiceContext } from '../context.js';
+import { anomalyId, type Anomaly } from './anomalies.js';
+import type { DailyEntry, MonthlyEntry } from './daily.js';
+import { readCacheFile, writeCacheFile, type CacheIdentity } from './disk-cache.js';
+import type { HourlyEntry } from './hourly.js';
+import type { ModelEntry } from './models.js';
+import { Pricing } from './pricing.js';
+import { ScanPool } from './scan-pool.js';
+import type { SessionEntry } from './sessions.js';
+import type { UsageSummary } from './summary.js';
+import { UsageFetchError, UsageRangeError, UsageUnavailableError } from './usage-errors.js';
+import { UsageLoader, type ScanReport } from './usage-loader.js';
+import { UsageStore } from './usage-store.js';
+import { UsageViews, type ViewQuery } from './usage-views.js';
+import { ZoneSetting } from './zone-setting.js';
+import { humanAge } from './human-age.js';
+
+/** What an endpoint asks: an optional zone (already validated) and local-day window. */
+export interface UsageParams {
+  tz?: string;
+  since?: number | null;
+  until?: number | null;
+}
+
+export interface CacheStatus {
+  cached: boolean;
+  lastFetch: number | null;
+  lastFetchHuman: string | null;
+  cacheAge: number | null;
+  cacheAgeHuman: string | null;
+  files: number | null;
+  malformedLines: number | null;
+}
+
+export interface UsageServiceOptions {
+  /** Worker threads for big scans; null reads in the main thread. Default: one per core, at most 2. */
+  pool?: ScanPool | null;
+  workerThresholdBytes?: number;
+  pricing?: Pricing;
+}
+
+/** Decisions §5 and spec section 3. */
+export const FRESH_MS = 60_000;
+export const MONTHLY_FRESH_MS = 300_000;
+export const STALE_LIMIT_MS = 7 * 24 * 3_600_000;
+
+/**
+ * Usage analytics behind the API: the cache states of spec section 3 on top of an incremental
+ * loader. Fresh data is served from memory; stale data (up to 7 days) is served at once while one
+ * background scan runs; without data a read waits for a scan that concurrent readers share.
+ */
+export class UsageService {
+  private readonly store: UsageStore;
+  private readonly views: UsageViews;
+  private readonly loader: UsageLoader;
+  private readonly pool: ScanPool | null;
+  private readonly zones: ZoneSetting;
+  private readonly identity: CacheIdentity;
+  private lastFetch: number | null = null;
+  private lastReport: ScanReport | null = null;
+  private inflight: Promise<void> | null = null;
+  private loaded: Promise<void> = Promise.resolve();
+  private persisting: Promise<void> = Promise.resolve();
+  private seenAnomalies: Set<string> | null = null;
+  private stopZoneWatch: () => void = () => undefined;
+
+  constructor(
+    private readonly ctx: ServiceContext,
+    options: UsageServiceOptions = {},
+  ) {
+    const pricing = options.pricing ?? new Pricing();
+    this.store = new UsageStore(pricing);
+    this.views = new UsageViews(this.store, pricing);
+    this.pool = options.pool === undefined ? new ScanPool(2) : options.pool;
+    this.identity = { agentDir: ctx.paths.agentDir, instancesDir: ctx.paths.instancesDir };
+    this.loader = new UsageLoader({
+      ...this.identity,
+      store: this.store,
+      logger: ctx.logger,
+      pool: this.pool,
+      workerThresholdBytes: options.workerThresholdBytes ?? 64 << 20,
+    });
+    this.zones = new ZoneSetting(ctx);
+  }
+
+  /** Loads the disk cache in the background; reads wait for it. */
+  start(): void {
+    this.stopZoneWatch = this.zones.watch();
+    this.loaded = this.loadDiskCache();
+  }
+
+  async stop(): Promise<void> {
+    this.stopZoneWatch();
+    await this.inflight?.catch(() => undefined);
+    await this.persisting;
+    await this.pool?.close();
+  }
+
+  summary(p: UsageParams): Promise<UsageSummary> {
+    return this.answer(FRESH_MS, p, (q) => this.views.summary(q));
+  }
+
+  daily(p: UsageParams): Promise<DailyEntry[]> {
+    return this.answer(FRESH_MS, p, (q) => this.views.daily(q));
+  }
+
+  hourly(p: UsageParams): Promise<HourlyEntry[]> {
+    return this.answer(FRESH_MS, p, (q) => this.views.hourly(q, this.ctx.clock.now()));
+  }
+
+  monthly(p: UsageParams): Promise<MonthlyEntry[]> {
+    return this.answer(MONTHLY_FRESH_MS, p, (q) => this.views.monthly(q));
+  }
+
+  models(p: UsageParams): Promise<{ models: ModelEntry[]; totalCost: number }> {
+    return this.answer(FRESH_MS, p, (q) => this.views.models(q));
+  }
+
+  insights(p: UsageParams) {
+    return this.answer(FRESH_MS, p, (q) => this.views.insights(q));
+  }
+
+  async sessions(p: UsageParams, limit: number, offset: number): Promise<{ sessions: SessionEntry[]; total: number; limit: number; offset: number }> {
+    const all = await this.answer(FRESH_MS, p, (q) => this.views.sessions(q));
+    return { sessions: all.slice(offset, offset + limit), total: all.length, limit, offset };
+  }
+
+  /** Drops every cache and waits for a full rescan; a failure is a 500. */
+  async refresh(): Promise<{ timestamp: number }> {
+    await this.loaded;
+    await this.inflight?.catch(() => undefined);
+    this.store.clear();
+    this.lastFetch = null;
+    try {
+      await this.sharedScan();
+    } catch (err) {
+      throw new UsageFetchError(errorMessage(err));
+    }
+    return { timestamp: this.lastFetch! };
+  }
+
+  async status(): Promise<CacheStatus> {
+    await this.loaded;
+    if (this.lastFetch === null) {
+      return { cached: false, lastFetch: null, lastFetchHuman: null, cacheAge: null, cacheAgeHuman: null, files: null, malformedLines: null };
+    }
+    const age = Math.max(0, this.ctx.clock.now() - this.lastFetch);
+    return {
+      cached: true,
+      lastFetch: this.lastFetch,
+      lastFetchHuman: new Date(this.lastFetch).toISOString(),
+      cacheAge: age,
+      cacheAgeHuman: humanAge(age),
+      files: this.store.files.size,
+      malformedLines: this.store.malformedLines(),
+    };
+  }
+
+  /** Resolves when no scan is running (tests). */
+  async whenIdle(): Promise<void> {
+    await this.loaded;
+    await this.inflight?.catch(() => undefined);
+  }
+
+  /** Resolves when the disk cache holds the latest scan (tests, shutdown). */
+  whenPersisted(): Promise<void> {
+    return this.persisting;
+  }
+
+  /** Starts scan threads ahead of a big scan (the benchmark, so it times scanning, not thread start). */
+  warmWorkers(): void {
+    this.pool?.warm();
+  }
+
+  private async answer<T>(freshMs: number, p: UsageParams, build: (q: ViewQuery) => T): Promise<T> {
+    await this.ensureData(freshMs);
+    const q: ViewQuery = { zone: p.tz ?? (await this.zones.current()), since: p.since ?? null, until: p.until ?? null };
+    try {
+      return build(q);
+    } catch (err) {
+      if (err instanceof UsageRangeError) throw err;
+      throw new UsageFetchError(errorMessage(err));
+    }
+  }
+
+  private async ensureData(freshMs: number): Promise<void> {
+    await this.loaded;
+    const age = this.lastFetch === null ? Infinity : this.ctx.clock.now() - this.lastFetch;
+    if (age >= STALE_LIMIT_MS) {
+      try {
+        await this.sharedScan();
+      } catch (err) {
+        throw new UsageUnavailableError(errorMessage(err));
+      }
+    } else if (age >= freshMs && this.inflight === null) {
+      this.sharedScan().catch((err) => this.ctx.logger.warn(`usage: background refresh failed: ${errorMessage(err)}`));
+    }
+  }
+
+  private sharedScan(): Promise<void> {
+    this.inflight ??= this.scan().finally(() => {
+      this.inflight = null;
+    });
+    return this.inflight;
+  }
+
+  /** How the last scan went (files read, bytes, workers used): for the benchmark and tests. */
+  lastScan(): ScanReport | null {
+    return this.lastReport;
+  }
+
+  private async scan(): Promise<void> {
+    this.lastReport = await this.loader.scan();
+    this.lastFetch = this.ctx.clock.now();
+    this.ctx.events.emit('usage-refreshed', { timestamp: this.lastFetch });
+    await this.announceAnomalies();
+    this.persist();
+  }
+
+  /** The first scan ever sets the baseline quietly; later scans announce only what is new. */
+  private async announceAnomalies(): Promise<void> {
+    let found: Anomaly[];
+    try {
+      found = this.views.insights({ zone: await this.zones.current(), since: null, until: null }).anomalies;
+    } catch (err) {
+      this.ctx.logger.warn(`usage: anomaly check failed: ${errorMessage(err)}`);
+      return;
+    }
+    const first = this.seenAnomalies === null;
+    const seen = (this.seenAnomalies ??= new Set());
+    for (const a of found) {
+      const id = anomalyId(a);
+      if (seen.has(id)) continue;
+      seen.add(id);
+      if (!first) this.ctx.events.emit('anomaly', { type: a.type, date: a.date, message: a.message });
+    }
+  }
+
+  /** Writes after each scan, one write at a time; a failed write only costs the next start a scan. */
+  private persist(): void {
+    const snapshot = { lastFetch: this.lastFetch!, files: [...this.store.files.values()], seenAnomalies: [...(this.seenAnomalies ?? [])] };
+    this.persisting = this.persisting
+      .then(() => writeCacheFile(this.ctx.paths.usageCache, snapshot, this.identity))
+      .catch((err) => this.ctx.logger.warn(`usage: cannot write the disk cache: ${errorMessage(err)}`));
+  }
+
+  private async loadDiskCache(): Promise<void> {
+    try {
+      const snapshot = await readCacheFile(this.ctx.paths.usageCache, this.identity);
+      if (snapshot === 'missing') return;
+      if (snapshot === null) {
+        this.ctx.logger.warn('usage: ignoring an unusable disk cache; the next scan rebuilds it');
+        return;
+      }
+      this.store.restore(snapshot.files);
+      this.lastFetch = snapshot.lastFetch;
+      this.seenAnomalies = new Set(snapshot.seenAnomalies);
+    } catch (err) {
+      this.ctx.logger.warn(`usage: cannot read the disk cache: ${errorMessage(err)}`);
+    }
+  }
+}

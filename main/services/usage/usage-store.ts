@@ -1,0 +1,119 @@
+import { DedupIndex, isPreferred } from './dedupe.js';
+import type { Pricing } from './pricing.js';
+import type { FileRead } from './scan-file.js';
+import type { UsageRecord } from './types.js';
+
+/** What is known about one transcript: where the next read starts and the requests it holds. */
+export interface FileState {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  ino: number;
+  offset: number;
+  fingerprint: string;
+  /** The file's own winner per key (the global winner is always one of them), plus unkeyed lines. */
+  records: UsageRecord[];
+  tail: UsageRecord[];
+  malformed: number;
+  tailMalformed: number;
+}
+
+/**
+ * Per-file requests and the global de-duplicated set. Appends and new files merge into the
+ * index; a removed, replaced or shrunk file, or a dropped tail line, rebuilds it from all files
+ * (a map insert per request, a few milliseconds per hundred thousand).
+ */
+export class UsageStore {
+  readonly files = new Map<string, FileState>();
+  /** Bumped on every change, so derived answers know when to recompute. */
+  version = 0;
+  private index = new DedupIndex();
+  private keptRecords: UsageRecord[] | null = null;
+
+  constructor(private readonly pricing: Pricing) {}
+
+  apply(reads: readonly FileRead[], removed: readonly string[]): void {
+    let rebuild = removed.length > 0;
+    const added: UsageRecord[] = [];
+    for (const path of removed) this.files.delete(path);
+    for (const read of reads) {
+      for (const r of read.records) r.cost = this.pricing.costOf(r);
+      for (const r of read.tail) r.cost = this.pricing.costOf(r);
+      const before = this.files.get(read.path);
+      const appended = before !== undefined && read.start > 0;
+      if ((before && !appended) || (before && before.tail.length > 0)) rebuild = true;
+      this.files.set(read.path, {
+        path: read.path,
+        size: read.size,
+        mtimeMs: read.mtimeMs,
+        ino: read.ino,
+        offset: read.offset,
+        fingerprint: read.fingerprint,
+        records: fileWinners(appended ? [...before.records, ...read.records] : read.records),
+        tail: read.tail,
+        malformed: (appended ? before.malformed : 0) + read.malformed,
+        tailMalformed: read.tailMalformed,
+      });
+      added.push(...read.records, ...read.tail);
+    }
+    if (rebuild) this.rebuildIndex();
+    else this.index.addAll(added);
+    this.keptRecords = null;
+    this.version++;
+  }
+
+  /** Restores files read earlier (disk cache): records are priced again, the table may have changed. */
+  restore(states: readonly FileState[]): void {
+    this.files.clear();
+    for (const s of states) {
+      for (const r of s.records) r.cost = this.pricing.costOf(r);
+      for (const r of s.tail) r.cost = this.pricing.costOf(r);
+      this.files.set(s.path, s);
+    }
+    this.rebuildIndex();
+    this.keptRecords = null;
+    this.version++;
+  }
+
+  clear(): void {
+    this.files.clear();
+    this.index = new DedupIndex();
+    this.keptRecords = null;
+    this.version++;
+  }
+
+  /** The de-duplicated requests every aggregate starts from. */
+  kept(): UsageRecord[] {
+    return (this.keptRecords ??= this.index.records());
+  }
+
+  malformedLines(): number {
+    let n = 0;
+    for (const f of this.files.values()) n += f.malformed + f.tailMalformed;
+    return n;
+  }
+
+  private rebuildIndex(): void {
+    this.index = new DedupIndex();
+    for (const f of this.files.values()) {
+      this.index.addAll(f.records);
+      this.index.addAll(f.tail);
+    }
+  }
+}
+
+/** Drops requests another line of the same file beats: they can never win globally. */
+export function fileWinners(records: readonly UsageRecord[]): UsageRecord[] {
+  const best = new Map<string, UsageRecord>();
+  const out: UsageRecord[] = [];
+  for (const r of records) {
+    if (r.key === null) {
+      out.push(r);
+      continue;
+    }
+    const current = best.get(r.key);
+    if (current === undefined || isPreferred(r, current)) best.set(r.key, r);
+  }
+  out.push(...best.values());
+  return out;
+}

@@ -1,0 +1,134 @@
+import { detectAnomalies, THRESHOLDS, type Anomaly } from './anomalies.js';
+import { dailyEntries, monthlyEntries, type DailyEntry, type MonthlyEntry } from './daily.js';
+import { hourlyEntries, type HourlyEntry } from './hourly.js';
+import { modelEntries, type ModelEntry } from './models.js';
+import type { Pricing } from './pricing.js';
+import { sessionEntries, type SessionEntry } from './sessions.js';
+import { sliceByWindow, type UsageSlice } from './slice.js';
+import { summarize, type UsageSummary } from './summary.js';
+import { UsageRangeError } from './usage-errors.js';
+import type { UsageStore } from './usage-store.js';
+import { ZoneCalendar } from './zone-calendar.js';
+
+/** A resolved query: a valid zone and an inclusive local-day window. */
+export interface ViewQuery {
+  zone: string;
+  since: number | null;
+  until: number | null;
+}
+
+export const MAX_HOURLY_DAYS = 31;
+
+interface View {
+  slice: UsageSlice;
+  daily?: DailyEntry[];
+  summary?: UsageSummary;
+  monthly?: MonthlyEntry[];
+  models?: { models: ModelEntry[]; totalCost: number };
+  sessions?: SessionEntry[];
+  anomalies?: Anomaly[];
+}
+
+const MAX_VIEWS = 64;
+
+/**
+ * Answers built from the store's kept requests, memoised per (zone, window) until the store
+ * changes: a cached endpoint costs a map lookup, and one window's slice feeds every endpoint.
+ */
+export class UsageViews {
+  private views = new Map<string, View>();
+  private hours = new Map<string, HourlyEntry[]>();
+  private calendars = new Map<string, ZoneCalendar>();
+  private version = -1;
+
+  constructor(
+    private readonly store: UsageStore,
+    private readonly pricing: Pricing,
+  ) {}
+
+  summary(q: ViewQuery): UsageSummary {
+    const v = this.view(q);
+    return (v.summary ??= summarize(this.daily(q), this.pricing));
+  }
+
+  daily(q: ViewQuery): DailyEntry[] {
+    const v = this.view(q);
+    return (v.daily ??= dailyEntries(v.slice));
+  }
+
+  monthly(q: ViewQuery): MonthlyEntry[] {
+    const v = this.view(q);
+    return (v.monthly ??= monthlyEntries(this.daily(q)));
+  }
+
+  models(q: ViewQuery): { models: ModelEntry[]; totalCost: number } {
+    const v = this.view(q);
+    return (v.models ??= modelEntries(v.slice));
+  }
+
+  sessions(q: ViewQuery): SessionEntry[] {
+    const v = this.view(q);
+    return (v.sessions ??= sessionEntries(v.slice));
+  }
+
+  insights(q: ViewQuery): { anomalies: Anomaly[]; thresholds: typeof THRESHOLDS } {
+    const v = this.view(q);
+    return { anomalies: (v.anomalies ??= detectAnomalies(this.daily(q))), thresholds: THRESHOLDS };
+  }
+
+  /**
+   * Without a window: the 24 whole local hours ending with the current one. With one: every hour
+   * of its days (an open end is today, an open start is the end day), at most 31 days.
+   */
+  hourly(q: ViewQuery, now: number): HourlyEntry[] {
+    const cal = this.calendar(q.zone);
+    let first: number;
+    let last: number;
+    if (q.since === null && q.until === null) {
+      last = cal.hourOf(now);
+      first = last - 23;
+    } else {
+      const until = q.until ?? cal.dayOf(now);
+      const since = q.since ?? until;
+      if (since > until || until - since + 1 > MAX_HOURLY_DAYS) throw new UsageRangeError('hourly window');
+      first = since * 24;
+      last = until * 24 + 23;
+    }
+    this.checkVersion();
+    const key = `${q.zone}|${first}|${last}`;
+    let entries = this.hours.get(key);
+    if (!entries) {
+      if (this.hours.size >= MAX_VIEWS) this.hours.clear();
+      this.hours.set(key, (entries = hourlyEntries(this.store.kept(), cal, first, last)));
+    }
+    return entries;
+  }
+
+  private checkVersion(): void {
+    if (this.version === this.store.version) return;
+    this.views.clear();
+    this.hours.clear();
+    this.version = this.store.version;
+  }
+
+  private view(q: ViewQuery): View {
+    this.checkVersion();
+    const key = `${q.zone}|${q.since}|${q.until}`;
+    let v = this.views.get(key);
+    if (!v) {
+      if (this.views.size >= MAX_VIEWS) this.views.clear();
+      v = { slice: sliceByWindow(this.store.kept(), this.calendar(q.zone), q) };
+      this.views.set(key, v);
+    }
+    return v;
+  }
+
+  private calendar(zone: string): ZoneCalendar {
+    let cal = this.calendars.get(zone);
+    if (!cal) {
+      if (this.calendars.size >= MAX_VIEWS) this.calendars.clear();
+      this.calendars.set(zone, (cal = new ZoneCalendar(zone)));
+    }
+    return cal;
+  }
+}

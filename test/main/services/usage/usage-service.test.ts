@@ -1,0 +1,213 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FRESH_MS, MONTHLY_FRESH_MS, STALE_LIMIT_MS } from '../../../../main/services/usage/usage-service.js';
+import { UsageUnavailableError } from '../../../../main/services/usage/usage-errors.js';
+import { assistantLine } from '../../../fixtures/usage/lines.js';
+import { usageHarness, type UsageHarness } from '../../../fixtures/usage/service.js';
+
+let h: UsageHarness;
+afterEach(() => h?.cleanup());
+
+const UTC = { tz: 'UTC' };
+const line = (msg: string, input: number, ts = '2026-01-09T10:00:00.000Z') => assistantLine({ msg, req: `r-${msg}`, input, ts });
+const inputOf = async () => (await h.service.summary(UTC)).inputTokens;
+
+describe('cache states (spec section 3)', () => {
+  it('none: the first reads block on one scan that concurrent readers share', async () => {
+    h = await usageHarness();
+    await h.append('p/s.jsonl', [line('a', 100)]);
+    const [a, b, c] = await Promise.all([h.service.summary(UTC), h.service.daily(UTC), h.service.models(UTC)]);
+    expect(a.inputTokens).toBe(100);
+    expect(b).toHaveLength(1);
+    expect(c.models).toHaveLength(1);
+    expect(h.events.refreshed).toEqual([{ timestamp: h.clock.now() }]);
+  });
+
+  it('fresh: under a minute the answer comes from memory, without a scan', async () => {
+    h = await usageHarness();
+    await h.append('p/s.jsonl', [line('a', 100)]);
+    await inputOf();
+    await h.append('p/s.jsonl', [line('b', 5)]);
+    h.clock.advance(FRESH_MS - 1);
+    expect(await inputOf()).toBe(100);
+    await h.service.whenIdle();
+    expect(h.events.refreshed).toHaveLength(1);
+  });
+
+  it('stale: the old answer is served at once while one background scan runs, then the new one', async () => {
+    h = await usageHarness();
+    await h.append('p/s.jsonl', [line('a', 100)]);
+    await inputOf();
+    await h.append('p/s.jsonl', [line('b', 5)]);
+    h.clock.advance(FRESH_MS);
+    const [first, second] = await Promise.all([inputOf(), inputOf()]);
+    expect([first, second]).toEqual([100, 100]);
+    await h.service.whenIdle();
+    expect(h.events.refreshed).toHaveLength(2);
+    expect(await inputOf()).toBe(105);
+  });
+
+  it('monthly stays fresh for five minutes while the other endpoints refresh after one', async () => {
+    h = await usageHarness();
+    await h.append('p/s.jsonl', [line('a', 100)]);
+    await h.service.monthly(UTC);
+    h.clock.advance(2 * FRESH_MS);
+    await h.service.monthly(UTC);
+    await h.service.whenIdle();
+    expect(h.events.refreshed).toHaveLength(1);
+    await h.service.daily(UTC);
+    await h.service.whenIdle();
+    expect(h.events.refreshed).toHaveLength(2);
+    h.clock.advance(MONTHLY_FRESH_MS);
+    await h.service.monthly(UTC);
+    await h.service.whenIdle();
+    expect(h.events.refreshed).toHaveLength(3);
+  });
+
+  it('past seven days the cache is no longer served: the read waits for a scan', async () => {
+    h = await usageHarness();
+    await h.append('p/s.jsonl', [line('a', 100)]);
+    await inputOf();
+    await h.append('p/s.jsonl', [line('b', 5)]);
+    h.clock.advance(STALE_LIMIT_MS);
+    expect(await inputOf()).toBe(105);
+  });
+
+  it('refresh drops the caches and waits for a full rescan', async () => {
+    h = await usageHarness();
+    const file = await h.append('p/s.jsonl', [line('a', 100)]);
+    await inputOf();
+    // same size and mtime, other content: only a full rescan can see it
+    const stat = await fs.stat(file);
+    await fs.writeFile(file, `${line('z', 900)}\n`);
+    await fs.utimes(file, stat.atime, stat.mtime);
+    h.clock.advance(1000);
+    expect(await h.service.refresh()).toEqual({ timestamp: h.clock.now() });
+    expect(await inputOf()).toBe(900);
+  });
+});
+
+describe('status', () => {
+  it('is all null before the first scan, then tells the age by the injected clock', async () => {
+    h = await usageHarness();
+    expect(await h.service.status()).toEqual({
+      cached: false,
+      lastFetch: null,
+      lastFetchHuman: null,
+      cacheAge: null,
+      cacheAgeHuman: null,
+      files: null,
+      malformedLines: null,
+    });
+    await h.append('p/s.jsonl', [line('a', 1), 'garbage']);
+    await inputOf();
+    const scannedAt = h.clock.now();
+    h.clock.advance(90_000);
+    expect(await h.service.status()).toEqual({
+      cached: true,
+      lastFetch: scannedAt,
+      lastFetchHuman: new Date(scannedAt).toISOString(),
+      cacheAge: 90_000,
+      cacheAgeHuman: '1 minute',
+      files: 1,
+      malformedLines: 1,
+    });
+  });
+});
+
+describe('failures', () => {
+  it('a missing agent dir is empty data, not a failure', async () => {
+    h = await usageHarness();
+    await fs.rm(path.join(h.agentDir), { recursive: true });
+    expect(await h.service.summary(UTC)).toMatchObject({ totalTokens: 0, dateRange: { from: null, to: null } });
+  });
+
+  it('no cache and a failing scan is "unavailable"; with a cache the stale answer is kept', async () => {
+    h = await usageHarness();
+    await fs.rm(path.join(h.agentDir, 'projects'), { recursive: true });
+    await fs.writeFile(path.join(h.agentDir, 'projects'), 'not a directory');
+    await expect(h.service.summary(UTC)).rejects.toBeInstanceOf(UsageUnavailableError);
+
+    await fs.rm(path.join(h.agentDir, 'projects'));
+    await h.append('p/s.jsonl', [line('a', 7)]);
+    expect(await inputOf()).toBe(7);
+    await fs.rm(path.join(h.agentDir, 'projects'), { recursive: true });
+    await fs.writeFile(path.join(h.agentDir, 'projects'), 'not a directory');
+    h.clock.advance(FRESH_MS);
+    expect(await inputOf()).toBe(7);
+    await h.service.whenIdle();
+    expect(await inputOf()).toBe(7);
+  });
+});
+
+describe('disk cache', () => {
+  it('is loaded at start: a restart answers from it at once, stale, and refreshes behind', async () => {
+    h = await usageHarness();
+    const file = await h.append('p/s.jsonl', [line('a', 100)]);
+    await inputOf();
+    await h.service.whenPersisted();
+    await fs.rm(file);
+    h.clock.advance(2 * FRESH_MS);
+    const restarted = h.restart();
+    expect((await restarted.summary(UTC)).inputTokens).toBe(100);
+    await restarted.whenIdle();
+    expect((await restarted.summary(UTC)).inputTokens).toBe(0);
+  });
+
+  it('after a restart, an appended file is read from where the last run stopped', async () => {
+    h = await usageHarness();
+    await h.append('p/s.jsonl', [line('a', 100), line('a', 100)]);
+    await inputOf();
+    await h.service.whenPersisted();
+    await h.append('p/s.jsonl', [line('b', 5)]);
+    const restarted = h.restart();
+    h.clock.advance(STALE_LIMIT_MS);
+    expect((await restarted.status()).files).toBe(1);
+    expect((await restarted.summary(UTC)).inputTokens).toBe(105);
+  });
+
+  it('a corrupted cache is ignored and rebuilt by the next scan', async () => {
+    h = await usageHarness();
+    await h.append('p/s.jsonl', [line('a', 100)]);
+    await fs.mkdir(path.dirname(h.ctx.paths.usageCache), { recursive: true });
+    for (const junk of ['{"format":"switchboard-usage-cache","version":1', '[]', '{"format":"switchboard-usage-cache","version":1,"endian":"LE"}']) {
+      await fs.writeFile(h.ctx.paths.usageCache, junk);
+      const s = h.restart();
+      expect((await s.status()).cached).toBe(false);
+      expect((await s.summary(UTC)).inputTokens).toBe(100);
+      await s.whenPersisted();
+      expect(JSON.parse(await fs.readFile(h.ctx.paths.usageCache, 'utf8')).format).toBe('switchboard-usage-cache');
+    }
+  });
+});
+
+describe('events', () => {
+  it('announces anomalies that are new since the previous scan, not the first baseline', async () => {
+    h = await usageHarness();
+    // 2026-01-05: input/output 200:1 is already there at the first scan
+    await h.append('p/s.jsonl', [
+      assistantLine({ msg: 'a', req: 'a', input: 20_000, output: 100, ts: '2026-01-05T10:00:00.000Z' }),
+      assistantLine({ msg: 'c', req: 'c', input: 20_000, output: 1000, ts: '2026-01-06T10:00:00.000Z' }),
+    ]);
+    await inputOf();
+    expect(h.events.anomalies).toEqual([]);
+    await h.append('p/s.jsonl', [assistantLine({ msg: 'b', req: 'b', input: 11_000_000, output: 1_000_000, ts: '2026-01-08T10:00:00.000Z' })]);
+    h.clock.advance(FRESH_MS);
+    await inputOf();
+    await h.service.whenIdle();
+    expect(h.events.anomalies.map((a) => [a.type, a.date])).toEqual([
+      ['cost_spike', '2026-01-08'],
+      ['high_input', '2026-01-08'],
+    ]);
+  });
+});
+
+describe('timezone', () => {
+  it('groups by usage.timezone from config.yaml unless tz says otherwise', async () => {
+    h = await usageHarness({ config: 'usage:\n  timezone: Asia/Tokyo\n' });
+    await h.append('p/s.jsonl', [line('a', 1, '2026-01-09T20:00:00.000Z')]);
+    expect((await h.service.daily({})).map((d) => d.date)).toEqual(['2026-01-10']);
+    expect((await h.service.daily({ tz: 'America/Los_Angeles' })).map((d) => d.date)).toEqual(['2026-01-09']);
+  });
+});
