@@ -49,6 +49,8 @@ export function callUpstream(target: UpstreamTarget, signal: AbortSignal, timeou
       if (connectTimer) clearTimeout(connectTimer);
     };
     req.once('socket', (socket) => {
+      // Nagle's algorithm with delayed ACKs stalls small request/response pairs by up to 40 ms.
+      socket.setNoDelay(true);
       if (!socket.connecting) return; // a reused keep-alive connection
       connectTimer = setTimeout(() => {
         req.destroy(new UpstreamFailure(`Could not connect to ${target.url.host} within ${timeouts.connectMs} ms`, 504));
