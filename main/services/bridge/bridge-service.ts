@@ -2,28 +2,16 @@ import type { LaunchSpec, ProcessSupervisor, SupervisorStatus } from '../../infr
 import { errorMessage } from '../../infra/file-stat.js';
 import type { BridgeSection } from '../app-config/schema.js';
 import type { ServiceContext } from '../context.js';
-import { credentialsExpireAt, isExpired, makeCredentials, type AuthMethod, type BridgeCredentials } from './credentials.js';
+import { isExpired, makeCredentials, type AuthMethod, type BridgeCredentials } from './credentials.js';
 import { CredentialsStore } from './credentials-store.js';
 import { createDaemonSupervisor } from './daemon-control.js';
 import { readEditorValues, TOKEN_KEY } from './editor-db.js';
 import { BridgeError } from './errors.js';
-import { toModelList, type BridgeModelList } from './model-list.js';
+import { fetchDaemonCatalog, toModelList, type BridgeModelList } from './model-list.js';
 import { readBridgeSettings, writeBridgeSettings, type BridgeSettingsPatch } from './settings.js';
+import { describeStatus, type BridgeStatus } from './status.js';
 
-/** `GET /api/bridge/status` (decisions §6). */
-export interface BridgeStatus {
-  enabled: boolean;
-  authenticated: boolean;
-  authMethod: AuthMethod | null;
-  tokenAgeHours: number | null;
-  tokenExpired: boolean;
-  expiresAt: number | null;
-  daemonRunning: boolean;
-  pid: number | null;
-  port: number;
-  autoStart: boolean;
-  ghostMode: boolean;
-}
+export type { BridgeStatus } from './status.js';
 
 export interface BridgeServiceOptions {
   /** The sqlite3 command (default `$SWITCHBOARD_SQLITE3`, else `sqlite3` on PATH). */
@@ -78,22 +66,7 @@ export class BridgeService {
 
   async status(): Promise<BridgeStatus> {
     const [settings, creds, daemon] = await Promise.all([this.settings(), this.credentials.read(), this.daemonStatus()]);
-    const now = this.ctx.clock.now();
-    const expired = creds ? isExpired(creds, now) : false;
-    const running = daemon.state === 'running';
-    return {
-      enabled: settings.enabled,
-      authenticated: creds !== null && !expired,
-      authMethod: creds?.authMethod ?? null,
-      tokenAgeHours: creds ? Math.max(0, Math.floor((now - creds.importedAt) / 360_000) / 10) : null,
-      tokenExpired: expired,
-      expiresAt: creds ? credentialsExpireAt(creds) : null,
-      daemonRunning: running,
-      pid: running ? (daemon.pid ?? null) : null,
-      port: running ? (daemon.port ?? settings.port) : settings.port,
-      autoStart: settings.auto_start,
-      ghostMode: settings.ghost_mode,
-    };
+    return describeStatus(settings, creds, daemon, this.ctx.clock.now());
   }
 
   /** Reads the token and machine id from the editor's store and saves them. */
@@ -108,19 +81,12 @@ export class BridgeService {
     return this.save(accessToken, machineId, 'manual');
   }
 
+  /** The running daemon's catalog (its 5-minute cache), else the built-in list. */
   async models(): Promise<BridgeModelList> {
     const settings = await this.settings();
-    let catalog: unknown = null;
     const daemon = await this.daemonStatus();
-    if (daemon.state === 'running' && daemon.port) {
-      const token = await this.credentials.existingDaemonToken();
-      catalog = await fetch(`http://127.0.0.1:${daemon.port}/v1/models`, {
-        headers: { authorization: `Bearer ${token ?? ''}` },
-        signal: AbortSignal.timeout(20_000),
-      })
-        .then((res) => (res.ok ? res.json() : null))
-        .catch(() => null);
-    }
+    const catalog =
+      daemon.state === 'running' && daemon.port ? await fetchDaemonCatalog(daemon.port, await this.credentials.existingDaemonToken()) : null;
     return toModelList(catalog, settings, this.ctx.clock.now());
   }
 

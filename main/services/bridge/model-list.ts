@@ -43,3 +43,16 @@ export function toModelList(catalogBody: unknown, settings: BridgeSection, now: 
     current: settings.model,
   };
 }
+
+/** `/v1/models` of the running daemon; null when it cannot answer (the caller falls back). */
+export async function fetchDaemonCatalog(port: number, token: string | null): Promise<unknown> {
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/v1/models`, {
+      headers: { authorization: `Bearer ${token ?? ''}` },
+      signal: AbortSignal.timeout(20_000),
+    });
+    return res.ok ? await res.json() : null;
+  } catch {
+    return null;
+  }
+}
