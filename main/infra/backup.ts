@@ -18,9 +18,10 @@ export function backupStamp(date: Date): string {
 
 /**
  * Copies `content` (the file as it is before a write) into the backups directory and keeps
- * only the newest `keep` backups of the same base. Returns the backup's path.
+ * only the newest `keep` backups of the same base. Returns the backup's path. Pass the bytes
+ * as read when the file may not be valid UTF-8 (a damaged file), so the backup is exact.
  */
-export async function writeBackup(content: string, options: BackupOptions): Promise<string> {
+export async function writeBackup(content: string | Uint8Array, options: BackupOptions): Promise<string> {
   // Two backups in the same millisecond take the next free millisecond instead of a suffix, so
   // every name keeps the documented pattern and name order stays time order for pruning.
   let time = (options.now ?? new Date()).getTime();

@@ -16,6 +16,8 @@ export type SettingsData = Record<string, unknown>;
 export interface SettingsSnapshot {
   file: string;
   text: string;
+  /** The bytes as read: what a backup keeps, exact even when the file is not valid UTF-8. */
+  bytes: Buffer;
   mtime: number;
   /** The parsed object; undefined when the text is not a JSON object (see parseError). */
   data: SettingsData | undefined;
@@ -86,7 +88,7 @@ export class SettingsStore {
     if (current && current.text === text) return { mtime: current.mtime, created: false };
     try {
       const backupPath = current
-        ? await writeBackup(current.text, {
+        ? await writeBackup(current.bytes, {
             backupsDir: this.options.paths.backupsDir,
             base: profile,
             suffix: '.settings.json',
@@ -111,7 +113,7 @@ export function requireValid(snapshot: SettingsSnapshot): asserts snapshot is Se
 }
 
 async function readSnapshot(file: string): Promise<SettingsSnapshot | null> {
-  let text: string;
+  let bytes: Buffer;
   let mtime: number;
   try {
     // One handle for stat and content, so the mtime belongs to the bytes read even if the
@@ -119,7 +121,7 @@ async function readSnapshot(file: string): Promise<SettingsSnapshot | null> {
     const handle = await fs.open(file, 'r');
     try {
       mtime = toMtime((await handle.stat()).mtimeMs);
-      text = await handle.readFile('utf8');
+      bytes = await handle.readFile();
     } finally {
       await handle.close();
     }
@@ -127,7 +129,8 @@ async function readSnapshot(file: string): Promise<SettingsSnapshot | null> {
     if (isNotFound(err)) return null;
     throw new SettingsError('read-failed', errorMessage(err));
   }
-  return { file, text, mtime, ...parseSettings(text) };
+  const text = bytes.toString('utf8');
+  return { file, text, bytes, mtime, ...parseSettings(text) };
 }
 
 function parseSettings(text: string): { data: SettingsData | undefined; parseError?: string } {
