@@ -31,7 +31,7 @@ export function readLimited(stream: NodeJS.ReadableStream & { destroy?: () => vo
       chunks.push(chunk);
     });
     stream.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
-    stream.once('error', reject);
+    stream.on('error', reject);
     stream.once('close', () => reject(new Error('stream closed before its end')));
   });
 }

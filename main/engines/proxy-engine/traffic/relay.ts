@@ -93,7 +93,7 @@ export function relayStream(upstream: http.IncomingMessage, res: http.ServerResp
       res.end(tail);
       settle({ kind: 'done' });
     });
-    upstream.once('error', (err) => fail(502, `Upstream stream failed: ${err.message}`));
+    upstream.on('error', (err) => fail(502, `Upstream stream failed: ${err.message}`));
     upstream.once('close', () => {
       if (!ended) fail(502, 'Upstream closed the connection mid-stream');
     });
@@ -122,7 +122,7 @@ export function collectBody(upstream: http.IncomingMessage, idleMs: number, limi
       clearTimeout(timer);
       resolve(Buffer.concat(chunks, size));
     });
-    upstream.once('error', (err) => {
+    upstream.on('error', (err) => {
       clearTimeout(timer);
       reject(err);
     });

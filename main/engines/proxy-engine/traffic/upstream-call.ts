@@ -61,7 +61,8 @@ export function callUpstream(target: UpstreamTarget, signal: AbortSignal, timeou
       clear();
       resolve(res);
     });
-    req.once('error', (err) => {
+    // `on`, not `once`: a socket error after the response can still be emitted here; unhandled it would crash the engine.
+    req.on('error', (err) => {
       clear();
       if (signal.aborted || err instanceof UpstreamFailure) reject(err);
       else reject(new UpstreamFailure(`Upstream ${target.url.host} unreachable: ${err.message}`, 502));

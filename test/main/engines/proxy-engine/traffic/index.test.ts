@@ -14,6 +14,7 @@ import { startFakeUpstream, sseEvents, type FakeUpstream } from '../../../../fix
 import { startEngineProcess, type EngineProcess } from '../../../../fixtures/proxy-engine-process.js';
 import { goldenRoot } from '../../../../fixtures/translate/golden.js';
 import { findFreePort } from '../../../../../main/infra/port-probe.js';
+import { startTestApp, type TestApp } from '../../../../helpers/app.js';
 import { makeTempDir } from '../../../../helpers/temp-dir.js';
 
 const KEY = 'sk-sb-proxy-client-key-0123456789';
@@ -27,11 +28,13 @@ let rot: FakeUpstream; // OpenAI format: three keys, for rotation and failover
 let an: FakeUpstream; // Anthropic format
 let engine: EngineProcess;
 let deadPort: number; // nothing listens there
+let app: TestApp; // the management API, whose {config_dir}/proxy is the engine's WRITABLE_PATH
 
 beforeAll(async () => {
   ({ dir, cleanup } = await makeTempDir('sb-traffic-'));
   [oa, rot, an] = await Promise.all([startFakeUpstream(), startFakeUpstream(), startFakeUpstream()]);
   deadPort = await findFreePort();
+  app = await startTestApp();
   engine = await startEngineProcess(
     dir,
     `
@@ -47,13 +50,13 @@ model_aliases:
   sonnet: claude-sonnet-4-5
 routing: { cooldown_seconds: 30, connect_timeout_seconds: 2, first_byte_timeout_seconds: 1.5 }
 `,
-    path.join(dir, 'proxy'),
+    path.join(app.home, 'proxy'),
   );
 });
 
 afterAll(async () => {
   await engine?.stop();
-  await Promise.all([oa?.close(), rot?.close(), an?.close()]);
+  await Promise.all([oa?.close(), rot?.close(), an?.close(), app?.stop()]);
   await cleanup?.();
 });
 
@@ -315,6 +318,26 @@ describe('errors before the first byte become JSON errors', () => {
   });
 });
 
+describe('upstream failure after the first byte', () => {
+  it('ends the Anthropic stream with an error event and logs the broken attempt', async () => {
+    const before = await readLogs();
+    oa.behave = () => ({
+      kind: 'sse',
+      chunks: ['data: {"id":"chatcmpl-cut","object":"chat.completion.chunk","created":1,"model":"gpt-4o","choices":[{"index":0,"delta":{"content":"Par"},"finish_reason":null}]}\n\n'],
+      delayMs: 20,
+      thenDestroy: true,
+    });
+    const res = await post('/v1/messages', { model: 'gpt-4o', max_tokens: 10, stream: true, messages: [{ role: 'user', content: 'mid-stream-marker' }] }, claudeCodeHeaders);
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect([...text.matchAll(/^event: (\S+)$/gm)].map((m) => m[1])).toEqual(['message_start', 'content_block_start', 'content_block_delta', 'error']);
+    expect(text).toMatch(/event: error\ndata: \{"type":"error","error":\{"type":"api_error","message":"Upstream (stream failed|closed the connection)[^"]*"\}\}\n\n$/);
+    const log = await newLog(before, 'mid-stream-marker');
+    expect(log.text).toMatch(/=== Upstream Response 1 ===\nUpstream Status: 200\nError: Upstream /);
+    expect(log.text).toMatch(/=== Response ===\nStatus: 200\n/);
+  });
+});
+
 describe('client disconnect', () => {
   it('aborts the upstream request within 100 ms', async () => {
     oa.behave = () => ({
@@ -440,6 +463,19 @@ describe('error logs', () => {
     expect(log.text).not.toContain('sk-oa-upstream-key-aaaa1111');
     expect(log.text).toContain('=== Upstream Response 1 ===\nUpstream Status: 500');
     expect(log.text).toMatch(/=== Response ===\nStatus: 500\n/);
+  });
+
+  it('lists them through GET /api/proxy/error-logs of the management API', async () => {
+    const before = await readLogs();
+    await post('/v1/chat/completions', { model: 'listed-model-404', messages: [] });
+    const log = await newLog(before, 'listed-model-404');
+    const list = await app.json<{ files: Array<{ name: string; size: number; statusCode: number; model: string; absolutePath: string }> }>('GET', '/api/proxy/error-logs');
+    expect(list.status).toBe(200);
+    const entry = list.body.files.find((f) => f.name === log.name);
+    expect(entry).toMatchObject({ name: log.name, statusCode: 404, model: 'listed-model-404', size: Buffer.byteLength(log.text), absolutePath: path.join(app.home, 'proxy', 'logs', log.name) });
+    const content = await app.request('GET', `/api/proxy/error-logs/${log.name}`);
+    expect(content.status).toBe(200);
+    expect(await content.text()).toBe(log.text);
   });
 
   it('keeps only the newest 10', async () => {
