@@ -11,7 +11,9 @@ export const PROVIDER_CHANNELS: Record<string, string> = {
   ghcp: 'github-copilot',
 };
 
-const OWN_KEYS = new Set(['server', 'auth', 'providers', 'upstreams']);
+/** Keys only the built-in engine reads; everything else is passed to the binary as it is. */
+const OWN_KEYS = new Set(['server', 'auth', 'providers', 'upstreams', 'model_aliases']);
+const OWN_ROUTING_KEYS = new Set(['cooldown_seconds', 'connect_timeout_seconds', 'first_byte_timeout_seconds', 'error_logs_max_files']);
 
 export interface BinaryDirs {
   authDir: string;
@@ -25,6 +27,11 @@ export interface BinaryDirs {
 export function toBinaryConfig(config: ProxyConfig, dirs: BinaryDirs): string {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(config)) if (!OWN_KEYS.has(key)) out[key] = value;
+  // `routing` is shared: the engine's keys stay here, the binary's own (`strategy`) go through.
+  const routing = Object.fromEntries(Object.entries(config.routing ?? {}).filter(([k]) => !OWN_ROUTING_KEYS.has(k)));
+  if (Object.keys(routing).length > 0) out.routing = routing;
+  else delete out.routing;
+  if (config.routing?.error_logs_max_files !== undefined) out['error-logs-max-files'] ??= config.routing.error_logs_max_files;
   out.host = config.server.host;
   out.port = config.server.port;
   out['auth-dir'] = dirs.authDir.replace(/\\/g, '/');

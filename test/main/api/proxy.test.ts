@@ -101,6 +101,28 @@ describe('proxy start / status / start again / stop / stop again', () => {
     });
   });
 
+  it('reports the sessions the engine saw in status and stop, and lists the error logs it wrote', async () => {
+    await app.json('POST', '/api/proxy/proxy-start');
+    const key = (await app.json('GET', '/api/settings/auth/tokens/raw')).body.apiKey.value;
+    for (const user of ['session-a', 'session-b', 'session-a']) {
+      const res = await fetch(`http://127.0.0.1:${proxyPort}/v1/messages`, {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'no-such-model', max_tokens: 10, messages: [], metadata: { user_id: user } }),
+      });
+      expect(res.status).toBe(404);
+    }
+    const status = (await app.json('GET', '/api/proxy/proxy-status')).body;
+    expect(status.sessionCount).toBe(2);
+    // The engine writes a failed request's log after answering it.
+    const listed = () => app.json('GET', '/api/proxy/error-logs');
+    expect(await waitUntil(async () => (await listed()).body.files.length >= 3, 2_000, 25)).toBe(true);
+    const logs = await listed();
+    expect(logs.body.files[0]).toMatchObject({ name: expect.stringMatching(/^error-v1-messages-.*\.log$/), statusCode: 404, model: 'no-such-model' });
+    expect(logs.body.files[0].absolutePath).toBe(path.join(app.home, 'proxy', 'logs', logs.body.files[0].name));
+    expect(await app.json('POST', '/api/proxy/proxy-stop')).toEqual({ status: 200, body: { stopped: true, pid: status.pid, sessionCount: 2 } });
+  });
+
   it('the engine refuses clients without the API key the tokens service wrote', async () => {
     await app.json('POST', '/api/proxy/proxy-start');
     expect((await fetch(`http://127.0.0.1:${proxyPort}/v1/models`)).status).toBe(401);

@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import type http from 'node:http';
+import { formatErrorLog } from '../../../../main/engines/proxy-engine/traffic/error-log.js';
 import { parseErrorLog } from '../../../../main/services/proxy/error-log-parse.js';
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures/error-logs');
@@ -62,5 +64,20 @@ describe('parseErrorLog', () => {
     });
     // An upstream attempt's status never stands in for the client's.
     expect(parseErrorLog('=== API RESPONSE 1 ===\nStatus: 500\n')).toEqual({ statusCode: null, model: null });
+  });
+
+  it('reads the logs the built-in engine writes, several attempts and a cut-off body included', () => {
+    const req = { method: 'POST', url: '/v1/messages?beta=true', httpVersion: '1.1', headers: { 'x-api-key': 'sk-sb-secret', 'content-type': 'application/json' } };
+    const body = Buffer.from(JSON.stringify({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'y'.repeat(2 * 1024 * 1024) }] }));
+    const attempt = (status: number) => ({ timestamp: 0, upstream: 'openai', keyLabel: 'key 1 of 2', url: 'http://up/v1/chat/completions', headers: {}, body, status, responseBody: 'Status: 201' });
+    const text = formatErrorLog({
+      req: req as unknown as http.IncomingMessage,
+      startedAt: 0,
+      body,
+      attempts: [attempt(429), attempt(500)],
+      status: 502,
+      responseBody: '{"type":"error"}',
+    });
+    expect(parseErrorLog(text)).toEqual({ statusCode: 502, model: 'claude-sonnet-4-5' });
   });
 });

@@ -78,7 +78,7 @@ describe('external binary mode (proxy.binary_path)', () => {
     const dirs = await home();
     const port = await prepareProxyHome(dirs.home, {
       appProxyExtra: `  binary_path: ${FAKE_BINARY}\n  binary_version: v6.9.8-0\n`,
-      proxyExtra: 'request-retry: 3\nproviders_note: kept\n',
+      proxyExtra: 'request-retry: 3\nproviders_note: kept\nmodel_aliases: { sonnet: claude-sonnet-4-5 }\nrouting: { strategy: fill-first, cooldown_seconds: 5 }\n',
     });
     const app = await run(dirs);
     expect(await app.json('POST', '/api/proxy/proxy-start')).toEqual({ status: 200, body: { started: true, alreadyRunning: false, port } });
@@ -111,6 +111,9 @@ describe('external binary mode (proxy.binary_path)', () => {
       ],
     });
     expect(started.config.server).toBeUndefined();
+    expect(started.config.model_aliases).toBeUndefined();
+    expect(started.config.routing).toEqual({ strategy: 'fill-first' });
+    expect(started.config['error-logs-max-files']).toBe(10);
     expect((await fs.stat(path.join(dirs.home, 'proxy', 'cliproxy-config.yaml'))).mode & 0o777).toBe(0o600);
 
     const models = (await app.json('GET', '/api/proxy/models')).body;
