@@ -134,7 +134,7 @@ export class ProcessSupervisor {
   /** At app start: takes over a child a previous app run left running, if it is provably ours. */
   async adopt(): Promise<boolean> {
     if (this.current.state === 'running') return true;
-    if (this.current.state !== 'stopped' && this.current.state !== 'failed') return false;
+    if (!this.idle()) return false;
     const record = await readSupervisorRecord(this.opts.stateFile);
     if (!record) return false;
     const verify = this.opts.verifyPid ?? ((pid: number) => processRunsArgs(pid, record.argv));
@@ -143,6 +143,9 @@ export class ProcessSupervisor {
       record.argv.length > 0 &&
       (await verify(record.pid, record.port, record).catch(() => false)) &&
       (await this.opts.isHealthy(record.port).catch(() => false));
+    // A start may have begun while the checks ran (status polls adopt concurrently): the file
+    // may now hold that start's record, which must neither be removed nor taken over.
+    if (!this.idle()) return this.current.state === 'running';
     if (!ours) {
       // Stale: the pid is gone or belongs to someone else now. Forget it; never signal it.
       this.opts.logger.info(`${this.opts.name}: ignoring stale state file (pid ${record.pid})`);
@@ -153,6 +156,11 @@ export class ProcessSupervisor {
     this.watchAdopted(record.pid);
     this.opts.logger.info(`${this.opts.name}: adopted running process ${record.pid} on port ${record.port}`);
     return true;
+  }
+
+  /** Nothing running and nothing under way: the only states adopt() may act in. */
+  private idle(): boolean {
+    return (this.current.state === 'stopped' || this.current.state === 'failed') && !this.starting && !this.stopping;
   }
 
   /** Stops timers and lets go of the child without stopping it (app quits with keep-running). */
@@ -190,6 +198,10 @@ export class ProcessSupervisor {
       await this.waitReady(spawned, port, cancel, () => cancelled);
       const startedAt = this.opts.clock.now();
       await this.writeRecord(spawned, spec, port, startedAt);
+      // Writing the record yields to the event loop: a stop or the child's death may have come
+      // in meanwhile, and "running" would then be a lie nothing corrects (the exit is past).
+      if (cancelled) throw new SupervisorError('cancelled');
+      if (spawned.hasExited) throw new SupervisorError(await this.exitDuringStartMessage(spawned));
       this.set({ state: 'running', startedAt });
       return { alreadyRunning: false, pid: spawned.child.pid!, port };
     } catch (err) {
