@@ -63,6 +63,7 @@ export async function handleTraffic(req: http.IncomingMessage, res: http.ServerR
     );
     const model = body.model;
     if (typeof model !== 'string' || model === '') return reject(400, 'model: a model name is required');
+    if (!Array.isArray(body.messages)) return reject(400, 'messages: an array of messages is required');
     const resolved = resolveUpstreams(ctx.config, model, route.pinned);
     if (!resolved.ok) return reject(resolved.status, resolved.message);
     let upstreams = resolved.upstreams;
@@ -74,7 +75,7 @@ export async function handleTraffic(req: http.IncomingMessage, res: http.ServerR
     const attempts = attemptOrder(upstreams, (u) => state.poolOf(u), ctx.now());
     const search = q === -1 ? '' : url.slice(q);
     const call = { req, res, client, endpoint, body, raw, search, clientModel: model, upstreamModel: resolved.upstreamModel, record, signal: controller.signal };
-    await forward(ctx, state, call, attempts);
+    await forward(ctx, call, attempts);
   };
 
   try {

@@ -7,7 +7,6 @@ import { cooldownMs } from './key-pool.js';
 import { planFor, upstreamUrl, type TrafficPlan } from './plan.js';
 import { collectBody, relayStream } from './relay.js';
 import type { Attempt } from './select.js';
-import type { TrafficState } from './state.js';
 import { callUpstream, UpstreamFailure } from './upstream-call.js';
 import { forwardedResponseHeaders, upstreamHeaders } from './upstream-headers.js';
 
@@ -42,13 +41,20 @@ interface Failure {
  * other upstream status is the answer. The client sees nothing until an attempt succeeds or all
  * have failed, so every failure it does see is a proper JSON error in its own format.
  */
-export async function forward(ctx: EngineContext, state: TrafficState, call: ForwardCall, attempts: Attempt[]): Promise<void> {
+export async function forward(ctx: EngineContext, call: ForwardCall, attempts: Attempt[]): Promise<void> {
   const timeouts = { connectMs: ctx.config.routing.connect_timeout_seconds * 1000, firstByteMs: ctx.config.routing.first_byte_timeout_seconds * 1000 };
   let last: Failure = { status: 502, message: 'No upstream attempt was possible' };
   for (const attempt of attempts) {
     if (call.signal.aborted) return;
     const { upstream, pool, slot } = attempt;
-    const plan = planFor(upstream, call);
+    let plan: TrafficPlan;
+    try {
+      plan = planFor(upstream, call);
+    } catch (err) {
+      // The translator met a shape the client's format does not allow: the client's mistake.
+      sendFailure(call, { status: 400, message: `Invalid request body: ${(err as Error).message}` });
+      return;
+    }
     const key = pool.key(slot);
     const url = upstreamUrl(upstream, plan.upstreamPath, call.client === 'anthropic' ? call.search : '');
     const headers = upstreamHeaders(upstream, key, call.client, call.req, plan.stream);
