@@ -26,7 +26,9 @@ export interface Tokens { apiKey: TokenValue; managementSecret: TokenValue }
 export interface TokenWriteResult extends Partial<Tokens> { success: boolean; message: string; restartRequired?: boolean }
 
 export type SharedType = 'commands' | 'skills' | 'agents';
-export interface SharedItem { name: string; description: string; path: string; type: SharedType }
+/** `type` is the singular kind (`command`); lists and content are addressed by the plural SharedType. */
+export interface SharedItem { name: string; description: string; path: string; type: string }
+export interface SharedLinkResult extends SharedSummary { links: Array<{ type: SharedType; link: string; target: string; action: string; reason?: string }> }
 export interface SharedSummary { commands: number; skills: number; agents: number; total: number; symlinkStatus: string }
 export interface SharedContent { type: SharedType; path: string; content: string }
 

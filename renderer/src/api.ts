@@ -88,6 +88,7 @@ export const api = {
 
   sharedSummary: () => json<T.SharedSummary>('GET', '/api/shared/summary'),
   sharedList: (type: T.SharedType) => json<{ items: T.SharedItem[] }>('GET', `/api/shared/${type}`),
+  sharedLink: () => json<T.SharedLinkResult>('POST', '/api/shared/link'),
   sharedContent: (type: T.SharedType, path: string) =>
     json<T.SharedContent>('GET', '/api/shared/content', undefined, { type, path }),
 

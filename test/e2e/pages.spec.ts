@@ -1,21 +1,39 @@
 import fs from 'node:fs/promises';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { expectAccessible, PROFILE, startApp, watchPage, type App } from './fixtures.js';
 
 /** Every view of the dashboard, with the heading it must show once loaded. */
-const VIEWS: Array<{ name: string; hash: string; heading: string; ready?: string }> = [
+const VIEWS: Array<{ name: string; hash: string; heading: string; ready?: string; act?: (page: Page) => Promise<void> }> = [
   { name: 'overview', hash: '#/overview', heading: 'Overview', ready: '[data-testid="cost-today"] .card-value' },
-  { name: 'usage', hash: '#/usage', heading: 'Usage', ready: '[data-testid="table-daily"]' },
+  { name: 'usage', hash: '#/usage', heading: 'Usage', ready: '[data-testid="chart-daily"] canvas' },
   { name: 'profiles', hash: `#/profiles/${PROFILE}`, heading: 'Profiles', ready: '[data-testid="profile-path"]' },
   { name: 'proxy-status', hash: '#/proxy/status', heading: 'Proxy', ready: '[data-testid="proxy-state"] .badge' },
   { name: 'proxy-models', hash: '#/proxy/models', heading: 'Proxy', ready: '#models-title' },
-  { name: 'proxy-logs', hash: '#/proxy/logs', heading: 'Proxy', ready: '[data-testid="error-logs"]' },
+  {
+    name: 'proxy-logs',
+    hash: '#/proxy/logs',
+    heading: 'Proxy',
+    ready: '[data-testid="error-logs"]',
+    act: async (page) => {
+      await page.getByRole('button', { name: /^View error-/ }).first().click();
+      await expect(page.getByTestId('log-response')).toBeVisible();
+    },
+  },
   { name: 'proxy-config', hash: '#/proxy/config', heading: 'Proxy', ready: '#proxy-yaml' },
   { name: 'proxy-auth', hash: '#/proxy/auth', heading: 'Proxy', ready: '#auth-title' },
   { name: 'proxy-quota', hash: '#/proxy/quota', heading: 'Proxy', ready: '#quota-account' },
   { name: 'proxy-tokens', hash: '#/proxy/tokens', heading: 'Proxy', ready: '[data-testid="api-key-value"]' },
   { name: 'bridge', hash: '#/bridge', heading: 'Editor bridge', ready: '#bridge-port' },
-  { name: 'shared', hash: '#/shared', heading: 'Shared data', ready: '.link-list li' },
+  {
+    name: 'shared',
+    hash: '#/shared',
+    heading: 'Shared data',
+    ready: '.link-list li',
+    act: async (page) => {
+      await page.getByRole('button', { name: /git\/commit/ }).click();
+      await expect(page.getByTestId('markdown-viewer').getByRole('heading', { name: 'Commit' })).toBeVisible();
+    },
+  },
   { name: 'agent-tool', hash: '#/agent-tool', heading: 'Agent tool', ready: '#agent-settings' },
   { name: 'settings', hash: '#/settings', heading: 'Settings', ready: '#cfg-usage-timezone' },
 ];
@@ -42,6 +60,7 @@ for (const scheme of ['light', 'dark'] as const) {
         await expect(page.getByRole('heading', { level: 1, name: view.heading })).toBeVisible();
         // Soft checks: one broken view must not hide the state (and screenshots) of the others.
         if (view.ready) await expect.soft(page.locator(view.ready).first()).toBeVisible();
+        await view.act?.(page);
         await expect.soft(page.locator('.loading')).toHaveCount(0);
         await expect.soft(page.locator('.notice-error'), 'error notices').toHaveCount(0);
         await page.screenshot({ path: `test-results/screenshots/${view.name}-${scheme}.png`, fullPage: true });

@@ -30,7 +30,7 @@ export function parseErrorLog(text: string): ParsedLog {
   const status = statusLines.length ? statusLines[statusLines.length - 1]!.trim().replace(/^status:\s*/i, '') : null;
   preamble = preamble.filter((l) => l.trim());
   return {
-    request: [...preamble, ...request].join('\n').trim(),
+    request: prettyJsonBlocks([...preamble, ...request].join('\n').trim()),
     response: prettyJsonBlocks(response.join('\n').trim()),
     status,
   };

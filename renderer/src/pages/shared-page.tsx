@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import type { SharedItem, SharedType } from '../api-types.js';
 import { MarkdownView } from '../components/markdown-view.js';
-import { Empty, ErrorNotice, Loading } from '../components/notice.js';
+import { Empty, ErrorNotice, Loading, Notice } from '../components/notice.js';
+import { useAction } from '../lib/use-action.js';
 import { PageHeader } from '../components/page-header.js';
 import { StatusBadge, type StatusKind } from '../components/status-badge.js';
 import { useResource } from '../lib/use-resource.js';
@@ -23,9 +24,10 @@ export function SharedPage() {
   const summary = useResource(api.sharedSummary, []);
   const [type, setType] = useState<SharedType>('commands');
   const [item, setItem] = useState<SharedItem | null>(null);
+  const link = useAction(api.sharedLink);
   const list = useResource(() => api.sharedList(type), [type]);
   const s = summary.data;
-  const link = s ? (LINK_STATES[s.symlinkStatus] ?? (['warn', s.symlinkStatus] as [StatusKind, string])) : null;
+  const linkState = s ? (LINK_STATES[s.symlinkStatus] ?? (['warn', s.symlinkStatus] as [StatusKind, string])) : null;
 
   return (
     <>
@@ -41,12 +43,30 @@ export function SharedPage() {
           ))}
           <div class="card">
             <h2 class="card-label">Links</h2>
-            <p class="card-value-small">{link ? <StatusBadge kind={link[0]} label={link[1]} /> : null}</p>
+            <p class="card-value-small">{linkState ? <StatusBadge kind={linkState[0]} label={linkState[1]} /> : null}</p>
             <p class="muted">{s.total} items in total</p>
+            {s.symlinkStatus !== 'ok' ? (
+              <button
+                type="button"
+                class="btn btn-small"
+                disabled={link.busy}
+                onClick={async () => {
+                  if (await link.run()) await Promise.all([summary.reload(), list.reload()]);
+                }}
+              >
+                {link.busy ? 'Linking…' : 'Link to the agent folder'}
+              </button>
+            ) : null}
           </div>
         </section>
       ) : summary.loading ? (
         <Loading />
+      ) : null}
+      <ErrorNotice error={link.error} context="Link" onDismiss={link.clear} />
+      {link.result ? (
+        <Notice tone="success" onDismiss={link.clear}>
+          {link.result.links.map((l) => `${l.type}: ${l.action}`).join(' · ')}
+        </Notice>
       ) : null}
       <div class="split">
         <section class="panel list-panel" aria-labelledby="shared-list-title">
@@ -66,7 +86,7 @@ export function SharedPage() {
           <ul class="link-list">
             {list.data?.items.map((i) => (
               <li key={i.path}>
-                <button type="button" class="list-button" aria-pressed={item?.path === i.path && item.type === i.type} onClick={() => setItem(i)}>
+                <button type="button" class="list-button" aria-pressed={item?.path === i.path} onClick={() => setItem(i)}>
                   <span>{i.name}</span>
                   <small class="muted">{i.description}</small>
                 </button>
@@ -74,14 +94,14 @@ export function SharedPage() {
             ))}
           </ul>
         </section>
-        <div class="split-main">{item ? <SharedViewer item={item} /> : <Empty>Choose an item to read it.</Empty>}</div>
+        <div class="split-main">{item ? <SharedViewer type={type} item={item} /> : <Empty>Choose an item to read it.</Empty>}</div>
       </div>
     </>
   );
 }
 
-function SharedViewer(props: { item: SharedItem }) {
-  const content = useResource(() => api.sharedContent(props.item.type, props.item.path), [props.item.type, props.item.path]);
+function SharedViewer(props: { type: SharedType; item: SharedItem }) {
+  const content = useResource(() => api.sharedContent(props.type, props.item.path), [props.type, props.item.path]);
   return (
     <section class="panel" aria-labelledby="shared-viewer-title" data-testid="markdown-viewer">
       <header class="panel-head">

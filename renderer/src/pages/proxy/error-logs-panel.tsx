@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../../api.js';
 import type { ErrorLogFile } from '../../api-types.js';
 import { DataTable, type Column } from '../../components/data-table.js';
@@ -51,10 +51,16 @@ export function ErrorLogsPanel() {
 function LogViewer(props: { name: string; onClose: () => void }) {
   const content = useResource(() => api.errorLog(props.name), [props.name]);
   const parsed = content.data !== undefined ? parseErrorLog(content.data) : null;
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Bring the viewer to the user (and keyboard focus with it) when a log is opened.
+  useEffect(() => {
+    heading.current?.scrollIntoView({ block: 'start' });
+    heading.current?.focus();
+  }, [props.name]);
   return (
     <section class="panel" aria-labelledby="log-viewer-title" data-testid="log-viewer">
       <header class="panel-head">
-        <h2 id="log-viewer-title">
+        <h2 id="log-viewer-title" ref={heading} tabIndex={-1}>
           <span class="path">{props.name}</span>
         </h2>
         <div class="panel-tools">

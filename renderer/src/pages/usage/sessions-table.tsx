@@ -10,7 +10,7 @@ const PAGE = 20;
 
 const columns: Column<Session>[] = [
   { key: 'project', label: 'Project', render: (s) => <span class="path" title={s.sessionId}>{s.projectPath || '—'}</span> },
-  { key: 'last', label: 'Last activity', render: (s) => new Date(s.lastActivity).toLocaleString() },
+  { key: 'last', label: 'Last activity', render: (s) => <span class="nowrap">{new Date(s.lastActivity).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}</span> },
   { key: 'in', label: 'Input', numeric: true, render: (s) => formatInt(s.inputTokens) },
   { key: 'out', label: 'Output', numeric: true, render: (s) => formatInt(s.outputTokens) },
   { key: 'cost', label: 'Cost', numeric: true, render: (s) => formatCost(s.cost) },

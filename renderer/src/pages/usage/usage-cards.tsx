@@ -1,11 +1,11 @@
 import type { UsageSummary } from '../../api-types.js';
 import { formatCompact, formatCost, formatInt } from '../../lib/format.js';
 
-function Card(props: { label: string; value: string; exact?: string; note?: string; testId?: string }) {
+function Card(props: { label: string; value: string; exact?: string; note?: string; testId?: string; pair?: boolean }) {
   return (
     <div class="card" data-testid={props.testId}>
       <h3 class="card-label">{props.label}</h3>
-      <p class="card-value" title={props.exact}>
+      <p class={props.pair ? 'card-value-pair' : 'card-value'} title={props.exact}>
         {props.value}
       </p>
       {props.note ? <p class="muted">{props.note}</p> : null}
@@ -27,10 +27,12 @@ export function UsageCards(props: { summary: UsageSummary }) {
         note="input + output + cache read + cache write"
         testId="card-tokens"
       />
-      <Card label="Input / output" value={`${formatCompact(s.inputTokens)} / ${formatCompact(s.outputTokens)}`} />
+      <Card label="Input / output" pair value={`${formatCompact(s.inputTokens)} / ${formatCompact(s.outputTokens)}`} exact={`${formatInt(s.inputTokens)} / ${formatInt(s.outputTokens)}`} />
       <Card
         label="Cache read / write"
+        pair
         value={`${formatCompact(s.cacheReadTokens)} / ${formatCompact(s.cacheWriteTokens)}`}
+        exact={`${formatInt(s.cacheReadTokens)} / ${formatInt(s.cacheWriteTokens)}`}
       />
       <Card
         label="Daily average"
