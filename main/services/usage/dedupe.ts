@@ -45,6 +45,22 @@ export class DedupIndex {
   }
 }
 
+/** Drops requests another line of the same file beats: they can never win globally. */
+export function fileWinners(records: readonly UsageRecord[]): UsageRecord[] {
+  const best = new Map<string, UsageRecord>();
+  const out: UsageRecord[] = [];
+  for (const r of records) {
+    if (r.key === null) {
+      out.push(r);
+      continue;
+    }
+    const current = best.get(r.key);
+    if (current === undefined || isPreferred(r, current)) best.set(r.key, r);
+  }
+  out.push(...best.values());
+  return out;
+}
+
 export function dedupe(records: Iterable<UsageRecord>): UsageRecord[] {
   const index = new DedupIndex();
   index.addAll(records);

@@ -7,7 +7,7 @@ import type { UsageRecord } from './types.js';
  */
 export interface PackedRecords {
   count: number;
-  /** timestamp, input, output, cache write 5m, cache write 1h, cache read, offset, flags. */
+  /** timestamp, input, output, cache write 5m, cache write 1h, cache read, offset, flags, cost. */
   numbers: Float64Array;
   /** file, model, session, project path, version: indexes into `strings`, -1 for null. */
   refs: Int32Array;
@@ -16,7 +16,7 @@ export interface PackedRecords {
   strings: string[];
 }
 
-const NUM = 8;
+const NUM = 9;
 const REF = 5;
 const SIDECHAIN = 1;
 const FAST = 2;
@@ -46,6 +46,7 @@ export function packRecords(records: readonly UsageRecord[]): PackedRecords {
     numbers[n + 5] = r.cacheReadTokens;
     numbers[n + 6] = r.offset;
     numbers[n + 7] = (r.sidechain ? SIDECHAIN : 0) | (r.fast ? FAST : 0);
+    numbers[n + 8] = r.cost;
     const f = i * REF;
     refs[f] = ref(r.file);
     refs[f + 1] = ref(r.model);
@@ -57,7 +58,7 @@ export function packRecords(records: readonly UsageRecord[]): PackedRecords {
   return { count: records.length, numbers, refs, keys, strings };
 }
 
-/** Throws on arrays that do not fit together (a damaged disk cache). Costs are left at 0. */
+/** Throws on arrays that do not fit together (a damaged disk cache). */
 export function unpackRecords(p: PackedRecords): UsageRecord[] {
   if (p.numbers.length !== p.count * NUM || p.refs.length !== p.count * REF || p.keys.length !== p.count) {
     throw new Error('packed records do not fit together');
@@ -92,7 +93,7 @@ export function unpackRecords(p: PackedRecords): UsageRecord[] {
       version: text(p.refs[f + 4]!),
       file,
       offset: p.numbers[n + 6]!,
-      cost: 0,
+      cost: p.numbers[n + 8]!,
     };
   }
   return out;

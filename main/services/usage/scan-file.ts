@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import { fileWinners } from './dedupe.js';
 import { parseUsageLine } from './parse-line.js';
+import type { Pricing } from './pricing.js';
 import { toUsageRecord } from './record.js';
 import type { ParsedUsage, UsageRecord } from './types.js';
 
@@ -13,7 +15,7 @@ export interface FileRead {
   start: number;
   /** End of the last complete line: an append is read from here. */
   offset: number;
-  /** Requests of complete lines read now. */
+  /** Requests of complete lines read now, priced, reduced to the file's winner per key. */
   records: UsageRecord[];
   /** A request on an unterminated last line; replaced by the next read of the file. */
   tail: UsageRecord[];
@@ -44,7 +46,7 @@ const NEWLINE = 0x0a;
 const FINGERPRINT_BYTES = 1024;
 
 /** Reads a transcript from `start` with one reused buffer, parsing only lines that can hold usage. */
-export function readTranscript(task: ReadTask, scratch: Scratch): FileRead {
+export function readTranscript(task: ReadTask, scratch: Scratch, pricing: Pricing): FileRead {
   const fd = fs.openSync(task.path, 'r');
   try {
     const stat = fs.fstatSync(fd);
@@ -62,6 +64,10 @@ export function readTranscript(task: ReadTask, scratch: Scratch): FileRead {
       fingerprint: '',
     };
     const end = scanLines(fd, read, stat.size, scratch);
+    // Priced and reduced here, in the reading thread: the main thread only merges winners.
+    for (const r of read.records) r.cost = pricing.costOf(r);
+    for (const r of read.tail) r.cost = pricing.costOf(r);
+    read.records = fileWinners(read.records);
     read.size = Math.max(end, read.offset);
     read.fingerprint = fingerprintAt(fd, read.offset);
     return read;

@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { isNotFound } from '../../infra/file-stat.js';
+import { Pricing } from './pricing.js';
 import { packRecords, type PackedRecords } from './record-pack.js';
 import { newScratch, readTranscript, type FileRead, type ReadTask } from './scan-file.js';
 import type { UsageRecord } from './types.js';
@@ -23,13 +24,17 @@ export interface ScanReply {
 }
 
 /** Reads the files of one request; shared by scan workers and by in-process scans. */
-export function readAll(tasks: readonly ReadTask[], scratch = newScratch()): { reads: FileRead[]; missing: string[]; failed: ScanReply['failed'] } {
+export function readAll(
+  tasks: readonly ReadTask[],
+  pricing: Pricing,
+  scratch = newScratch(),
+): { reads: FileRead[]; missing: string[]; failed: ScanReply['failed'] } {
   const reads: FileRead[] = [];
   const missing: string[] = [];
   const failed: ScanReply['failed'] = [];
   for (const task of tasks) {
     try {
-      reads.push(readTranscript(task, scratch));
+      reads.push(readTranscript(task, scratch, pricing));
     } catch (err) {
       if (isNotFound(err)) missing.push(task.path);
       else failed.push({ path: task.path, message: err instanceof Error ? err.message : String(err) });
@@ -41,8 +46,9 @@ export function readAll(tasks: readonly ReadTask[], scratch = newScratch()): { r
 if (parentPort) {
   const port = parentPort;
   const scratch = newScratch(8 << 20);
+  const pricing = new Pricing();
   port.on('message', (request: ScanRequest) => {
-    const { reads, missing, failed } = readAll(request.tasks, scratch);
+    const { reads, missing, failed } = readAll(request.tasks, pricing, scratch);
     const all: UsageRecord[] = [];
     const metas = reads.map(({ records, tail, ...meta }) => {
       all.push(...records, ...tail);

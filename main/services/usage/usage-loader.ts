@@ -1,5 +1,6 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Logger } from '../../infra/logger.js';
+import type { Pricing } from './pricing.js';
 import { findTranscripts, usageRoots, type FoundFile } from './discover.js';
 import { fingerprintMatches, newScratch } from './scan-file.js';
 import type { PoolResult, ScanPool, SizedTask } from './scan-pool.js';
@@ -10,6 +11,8 @@ export interface LoaderOptions {
   agentDir: string;
   instancesDir: string;
   store: UsageStore;
+  /** Used by in-thread reads; scan workers load the same table (resources/prices.json). */
+  pricing: Pricing;
   logger: Logger;
   /** Worker threads for big reads; null = always read in this thread. */
   pool: ScanPool | null;
@@ -36,7 +39,7 @@ export class UsageLoader {
     const found = await findTranscripts(usageRoots(this.o.agentDir, this.o.instancesDir));
     const { tasks, removed } = this.plan(found);
     const bytes = tasks.reduce((sum, t) => sum + t.bytes, 0);
-    const result = this.o.pool !== null && bytes >= this.o.workerThresholdBytes ? await this.readInWorkers(tasks) : await readInline(tasks);
+    const result = this.o.pool !== null && bytes >= this.o.workerThresholdBytes ? await this.readInWorkers(tasks) : await readInline(tasks, this.o.pricing);
     for (const f of result.failed) this.o.logger.warn(`usage: cannot read ${f.path}: ${f.message}`);
     // Path order whichever thread read what, so sums are added up in the same order every time.
     result.reads.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -64,7 +67,7 @@ export class UsageLoader {
       return { ...(await this.o.pool!.read(tasks)), usedWorkers: true };
     } catch (err) {
       this.o.logger.warn(`usage: scan workers failed (${err instanceof Error ? err.message : String(err)}); reading in the main thread`);
-      return readInline(tasks);
+      return readInline(tasks, this.o.pricing);
     }
   }
 }
@@ -72,11 +75,11 @@ export class UsageLoader {
 type ReadResult = PoolResult & { usedWorkers: boolean };
 
 /** Small reads stay in this thread, yielding between files so requests keep flowing. */
-async function readInline(tasks: readonly SizedTask[]): Promise<ReadResult> {
+async function readInline(tasks: readonly SizedTask[], pricing: Pricing): Promise<ReadResult> {
   const scratch = newScratch();
   const out: ReadResult = { reads: [], missing: [], failed: [], usedWorkers: false };
   for (const task of tasks) {
-    const one = readAll([task], scratch);
+    const one = readAll([task], pricing, scratch);
     out.reads.push(...one.reads);
     out.missing.push(...one.missing);
     out.failed.push(...one.failed);

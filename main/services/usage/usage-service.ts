@@ -37,7 +37,6 @@ export interface UsageServiceOptions {
   /** Worker threads for big scans; null reads in the main thread. Default: one per core, at most 2. */
   pool?: ScanPool | null;
   workerThresholdBytes?: number;
-  pricing?: Pricing;
 }
 
 /** Decisions §5 and spec section 3. */
@@ -69,7 +68,7 @@ export class UsageService {
     private readonly ctx: ServiceContext,
     options: UsageServiceOptions = {},
   ) {
-    const pricing = options.pricing ?? new Pricing();
+    const pricing = new Pricing();
     this.store = new UsageStore(pricing);
     this.views = new UsageViews(this.store, pricing);
     this.pool = options.pool === undefined ? new ScanPool(2) : options.pool;
@@ -77,6 +76,7 @@ export class UsageService {
     this.loader = new UsageLoader({
       ...this.identity,
       store: this.store,
+      pricing,
       logger: ctx.logger,
       pool: this.pool,
       workerThresholdBytes: options.workerThresholdBytes ?? 64 << 20,

@@ -1,4 +1,4 @@
-import { DedupIndex, isPreferred } from './dedupe.js';
+import { DedupIndex, fileWinners } from './dedupe.js';
 import type { Pricing } from './pricing.js';
 import type { FileRead } from './scan-file.js';
 import type { UsageRecord } from './types.js';
@@ -19,7 +19,8 @@ export interface FileState {
 }
 
 /**
- * Per-file requests and the global de-duplicated set. Appends and new files merge into the
+ * Per-file requests (priced and reduced to per-file winners by the reader) and the global
+ * de-duplicated set. Appends and new files merge into the
  * index; a removed, replaced or shrunk file, or a dropped tail line, rebuilds it from all files
  * (a map insert per request, a few milliseconds per hundred thousand).
  */
@@ -37,8 +38,6 @@ export class UsageStore {
     const added: UsageRecord[] = [];
     for (const path of removed) this.files.delete(path);
     for (const read of reads) {
-      for (const r of read.records) r.cost = this.pricing.costOf(r);
-      for (const r of read.tail) r.cost = this.pricing.costOf(r);
       const before = this.files.get(read.path);
       const appended = before !== undefined && read.start > 0;
       if ((before && !appended) || (before && before.tail.length > 0)) rebuild = true;
@@ -49,7 +48,7 @@ export class UsageStore {
         ino: read.ino,
         offset: read.offset,
         fingerprint: read.fingerprint,
-        records: fileWinners(appended ? [...before.records, ...read.records] : read.records),
+        records: appended ? fileWinners([...before.records, ...read.records]) : read.records,
         tail: read.tail,
         malformed: (appended ? before.malformed : 0) + read.malformed,
         tailMalformed: read.tailMalformed,
@@ -100,20 +99,4 @@ export class UsageStore {
       this.index.addAll(f.tail);
     }
   }
-}
-
-/** Drops requests another line of the same file beats: they can never win globally. */
-export function fileWinners(records: readonly UsageRecord[]): UsageRecord[] {
-  const best = new Map<string, UsageRecord>();
-  const out: UsageRecord[] = [];
-  for (const r of records) {
-    if (r.key === null) {
-      out.push(r);
-      continue;
-    }
-    const current = best.get(r.key);
-    if (current === undefined || isPreferred(r, current)) best.set(r.key, r);
-  }
-  out.push(...best.values());
-  return out;
 }

@@ -15,10 +15,23 @@ beforeEach(async () => {
 });
 afterEach(() => fs.rm(dir, { recursive: true, force: true }));
 
-const read = (file: string, start = 0, scratch = newScratch(256)): FileRead => readTranscript({ path: file, start }, scratch);
+const pricing = new Pricing();
+const read = (file: string, start = 0, scratch = newScratch(256)): FileRead => readTranscript({ path: file, start }, scratch, pricing);
 const outputs = (r: FileRead) => r.records.map((x) => x.outputTokens);
 
 describe('readTranscript', () => {
+  it('prices requests and keeps one per key within the file', async () => {
+    const file = path.join(dir, 's.jsonl');
+    await fs.writeFile(
+      file,
+      [assistantLine({ msg: 'm', req: 'r', output: 1 }), assistantLine({ msg: 'm', req: 'r', output: 1000, model: 'claude-opus-4-5' })].join('\n') + '\n',
+    );
+    const r = read(file);
+    expect(r.records).toHaveLength(1);
+    expect(r.records[0]!.outputTokens).toBe(1000);
+    expect(r.records[0]!.cost).toBeCloseTo((10 * 5 + 1000 * 25) / 1e6, 15);
+  });
+
   it('parses usage lines, skips the rest, counts damaged lines and records byte offsets', async () => {
     const lines = [
       assistantLine({ msg: 'a', output: 1 }),
@@ -75,8 +88,8 @@ describe('UsageLoader incremental scans', () => {
   const setup = async () => {
     const agentDir = path.join(dir, 'agent');
     await fs.mkdir(path.join(agentDir, 'projects', 'p'), { recursive: true });
-    const store = new UsageStore(new Pricing());
-    const loader = new UsageLoader({ agentDir, instancesDir: path.join(dir, 'instances'), store, logger: silentLogger, pool: null, workerThresholdBytes: Infinity });
+    const store = new UsageStore(pricing);
+    const loader = new UsageLoader({ agentDir, instancesDir: path.join(dir, 'instances'), store, pricing, logger: silentLogger, pool: null, workerThresholdBytes: Infinity });
     return { file: path.join(agentDir, 'projects', 'p', 's.jsonl'), store, loader };
   };
   const kept = (store: UsageStore) => store.kept().map((r) => r.outputTokens).sort((a, b) => a - b);

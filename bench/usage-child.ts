@@ -1,0 +1,78 @@
+// One measurement of `npm run bench:usage` in its own process, run from the compiled copy
+// (bench/usage-build.ts). Prints one JSON line on stdout.
+import fs from 'node:fs';
+import { startSwitchboard } from '../main/api/runtime.js';
+import { ManualClock, systemClock, type Clock } from '../main/infra/clock.js';
+import { silentLogger } from '../main/infra/logger.js';
+import { createPaths } from '../main/infra/paths.js';
+import { AppConfigStore } from '../main/services/app-config/store.js';
+import { AppEvents } from '../main/services/events.js';
+import { UsageService } from '../main/services/usage/usage-service.js';
+
+const [mode, corpus, home, ...rest] = process.argv.slice(2) as [string, string, string, ...string[]];
+const print = (o: unknown) => process.stdout.write(JSON.stringify(o) + '\n');
+
+function service(clock: Clock): UsageService {
+  const paths = createPaths({ configDir: home, agentDir: corpus });
+  const ctx = { paths, clock, logger: silentLogger, events: new AppEvents(), appConfig: new AppConfigStore(paths.appConfig), env: process.env };
+  const s = new UsageService(ctx);
+  s.start();
+  return s;
+}
+
+if (mode === 'cold') {
+  // No disk cache in `home`: the first answer waits for a full scan.
+  const s = service(systemClock);
+  const t0 = performance.now();
+  const summary = await s.summary({ tz: 'UTC' });
+  const scanMs = performance.now() - t0;
+  print({ scanMs, totalTokens: summary.totalTokens, report: s.lastScan(), rssMiB: process.resourceUsage().maxRSS / 1024 });
+  await s.stop();
+} else if (mode === 'refresh') {
+  // Warm state from the disk cache, then: append 1 MiB, time until the new data is answered.
+  const [appendFile, target, runsText] = rest as [string, string, string];
+  const clock = new ManualClock(Date.now());
+  const s = service(clock);
+  const stale = async () => {
+    clock.advance(61_000);
+    await s.summary({ tz: 'UTC' });
+    await s.whenIdle();
+  };
+  await stale();
+  const chunk = fs.readFileSync(appendFile);
+  const original = fs.statSync(target).size;
+  const runs: number[] = [];
+  let bytesRead = 0;
+  try {
+    for (let i = 0; i < Number(runsText); i++) {
+      fs.appendFileSync(target, chunk);
+      clock.advance(61_000);
+      const t0 = performance.now();
+      await s.summary({ tz: 'UTC' }); // stale: answered at once, one background scan starts
+      await s.whenIdle();
+      await s.summary({ tz: 'UTC' }); // the new data, aggregated again
+      runs.push(performance.now() - t0);
+      bytesRead = s.lastScan()?.bytesRead ?? 0;
+      fs.truncateSync(target, original);
+      await stale();
+    }
+  } finally {
+    fs.truncateSync(target, original);
+  }
+  print({ runs, bytesRead, rssMiB: process.resourceUsage().maxRSS / 1024 });
+  await s.stop();
+} else if (mode === 'startup') {
+  // The whole app, as `switchboard serve` starts it; time from process start to the first answer.
+  const app = await startSwitchboard({ homes: { configDir: home, agentDir: corpus }, port: 0, logger: silentLogger, env: process.env });
+  const res = await fetch(`${app.url}/api/usage/summary?tz=UTC`);
+  const body = (await res.json()) as { totalTokens: number };
+  print({ firstAnswerMs: performance.now(), status: res.status, totalTokens: body.totalTokens });
+  await app.close();
+} else if (mode === 'serve') {
+  const app = await startSwitchboard({ homes: { configDir: home, agentDir: corpus }, port: 0, logger: silentLogger, env: process.env });
+  await fetch(`${app.url}/api/usage/summary?tz=UTC`);
+  print({ url: app.url });
+  process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
+} else {
+  throw new Error(`unknown mode ${mode}`);
+}
