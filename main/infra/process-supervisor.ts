@@ -145,7 +145,7 @@ export class ProcessSupervisor {
       (await this.opts.isHealthy(record.port).catch(() => false));
     // A start may have begun while the checks ran (status polls adopt concurrently): the file
     // may now hold that start's record, which must neither be removed nor taken over.
-    if (!this.idle()) return this.current.state === 'running';
+    if (!this.idle()) return this.status().state === 'running';
     if (!ours) {
       // Stale: the pid is gone or belongs to someone else now. Forget it; never signal it.
       this.opts.logger.info(`${this.opts.name}: ignoring stale state file (pid ${record.pid})`);
