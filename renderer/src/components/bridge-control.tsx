@@ -20,7 +20,7 @@ export function authBadge(s: BridgeStatus) {
 }
 
 /** Bridge daemon state with Start/Stop. The caller owns the status resource (shared on the Bridge page). */
-export function BridgeControl(props: { status: Resource<BridgeStatus>; showLink?: boolean }) {
+export function BridgeControl(props: { status: Resource<BridgeStatus>; showLink?: boolean; title?: string }) {
   const { status } = props;
   useLiveReload(['bridge-state'], status.reload, 10_000);
   const start = useAction(api.bridgeStart);
@@ -37,7 +37,11 @@ export function BridgeControl(props: { status: Resource<BridgeStatus>; showLink?
     <section class="panel" aria-labelledby="bridge-control-title" data-testid="bridge-control">
       <header class="panel-head">
         <h2 id="bridge-control-title">
-          Editor bridge <span class="tag">deprecated · beta</span>
+          {props.title ?? (
+            <>
+              Editor bridge <span class="tag">deprecated · beta</span>
+            </>
+          )}
         </h2>
         <div>{s ? bridgeBadge(s) : null}</div>
       </header>

@@ -17,7 +17,7 @@ export function BridgePage() {
         provider through the proxy.
       </Notice>
       <div class="grid-2">
-        <BridgeControl status={status} />
+        <BridgeControl status={status} title="Daemon" />
         <BridgeImportForm onImported={status.reload} />
       </div>
       <BridgeSettingsForm onSaved={status.reload} />

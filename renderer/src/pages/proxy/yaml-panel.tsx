@@ -51,7 +51,8 @@ export function YamlPanel() {
         <h2 id="yaml-title">Proxy config (YAML)</h2>
       </header>
       <p class="muted">
-        Sections <code>server</code>, <code>auth</code>, <code>providers</code> and <code>upstreams</code>. Changes apply on the next proxy start.
+        Sections <code>server</code>, <code>auth</code>, <code>providers</code> and <code>upstreams</code>. Changes apply on the next proxy start. The file
+        holds the proxy's API key and management secret in plain text: mind your screen when sharing it.
       </p>
       <ErrorNotice error={file.error} />
       {file.data?.missing ? <Notice tone="info">No proxy config file yet; saving creates it.</Notice> : null}

@@ -18,18 +18,19 @@ export function UsageCards(props: { summary: UsageSummary }) {
   const s = props.summary;
   const range = s.dateRange.from ? `${s.dateRange.from} → ${s.dateRange.to}` : 'No data in this period';
   return (
+    <>
     <section class="cards" aria-label="Usage summary">
       <Card label="Total cost" value={formatCost(s.totalCost)} note={range} testId="card-cost" />
       <Card
         label="Total tokens"
         value={formatCompact(s.totalTokens)}
         exact={formatInt(s.totalTokens)}
-        note="input + output + cache read + cache write"
+        note="all four kinds"
         testId="card-tokens"
       />
-      <Card label="Input / output" pair value={`${formatCompact(s.inputTokens)} / ${formatCompact(s.outputTokens)}`} exact={`${formatInt(s.inputTokens)} / ${formatInt(s.outputTokens)}`} />
+      <Card label="Input/output" pair value={`${formatCompact(s.inputTokens)} / ${formatCompact(s.outputTokens)}`} exact={`${formatInt(s.inputTokens)} / ${formatInt(s.outputTokens)}`} />
       <Card
-        label="Cache read / write"
+        label="Cache read/write"
         pair
         value={`${formatCompact(s.cacheReadTokens)} / ${formatCompact(s.cacheWriteTokens)}`}
         exact={`${formatInt(s.cacheReadTokens)} / ${formatInt(s.cacheWriteTokens)}`}
@@ -45,5 +46,9 @@ export function UsageCards(props: { summary: UsageSummary }) {
         note={s.unpricedModels?.length ? `Unpriced (cost not counted): ${s.unpricedModels.join(', ')}` : undefined}
       />
     </section>
+    <p class="muted small-note">
+      Total tokens = input + output + cache read + cache write. Costs use the built-in price table; models without a price count as $0 and are named above.
+    </p>
+    </>
   );
 }

@@ -48,9 +48,26 @@ function summaryText(what: string, rows: TokenCounts[]): string {
   return `${what}: ${formatCompact(tokens)} tokens, ${formatCost(cost)} over ${rows.length} ${rows.length === 1 ? 'entry' : 'entries'}. Switch to the table for exact figures.`;
 }
 
+/** The API lists days with data only; the chart shows idle days as zero so gaps are not hidden. */
+function withIdleDays(daily: DailyEntry[]): Array<TokenCounts & { date: string }> {
+  if (daily.length < 2) return daily;
+  const byDate = new Map(daily.map((d) => [d.date, d]));
+  const out: Array<TokenCounts & { date: string }> = [];
+  const day = new Date(`${daily[0]!.date}T12:00:00Z`);
+  const last = daily[daily.length - 1]!.date;
+  for (let i = 0; i < 400; i++) {
+    const date = day.toISOString().slice(0, 10);
+    out.push(byDate.get(date) ?? { date, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, cost: 0 });
+    if (date >= last) return out;
+    day.setUTCDate(day.getUTCDate() + 1);
+  }
+  return daily;
+}
+
 export function DailyChart(props: { daily: DailyEntry[] }) {
-  const labels = useMemo(() => props.daily.map((d) => d.date.slice(5)), [props.daily]);
-  const series = useMemo(() => tokenSeries(props.daily, true), [props.daily]);
+  const filled = useMemo(() => withIdleDays(props.daily), [props.daily]);
+  const labels = useMemo(() => filled.map((d) => d.date.slice(5)), [filled]);
+  const series = useMemo(() => tokenSeries(filled, true), [filled]);
   if (props.daily.length === 0) return <Empty>No daily usage in this period.</Empty>;
   const columns: Column<DailyEntry>[] = [{ key: 'date', label: 'Date', render: (r) => r.date }, ...tokenColumns<DailyEntry>()];
   return (
