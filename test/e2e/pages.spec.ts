@@ -31,7 +31,7 @@ const VIEWS: Array<{ name: string; hash: string; heading: string; ready?: string
     ready: '.link-list li',
     act: async (page) => {
       await page.getByRole('button', { name: /git\/commit/ }).click();
-      await expect(page.getByTestId('markdown-viewer').getByRole('heading', { name: 'Commit' })).toBeVisible();
+      await expect(page.getByTestId('markdown-viewer').getByRole('heading', { name: 'Commit', exact: true })).toBeVisible();
     },
   },
   { name: 'agent-tool', hash: '#/agent-tool', heading: 'Agent tool', ready: '#agent-settings' },

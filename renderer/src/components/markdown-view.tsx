@@ -13,7 +13,10 @@ export function MarkdownView(props: { text: string; label: string }) {
   const { meta, html } = useMemo(() => {
     const { meta, body } = splitFrontMatter(props.text);
     const raw = marked.parse(body, { async: false, gfm: true });
-    return { meta, html: DOMPurify.sanitize(raw, { USE_PROFILES: { html: true } }) };
+    const clean = DOMPurify.sanitize(raw, { USE_PROFILES: { html: true } });
+    // The page owns h1/h2: shift the document's headings down two levels to keep one outline.
+    const html = clean.replace(/<(\/?)h([1-6])\b/gi, (_m, slash: string, n: string) => `<${slash}h${Math.min(6, Number(n) + 2)}`);
+    return { meta, html };
   }, [props.text]);
   return (
     <article class="markdown" aria-label={props.label}>
