@@ -61,7 +61,7 @@ export interface ProxyModels { models: ProxyModel[]; byCategory: Record<string, 
 export interface ErrorLogFile { name: string; size: number; mtime: number; absolutePath: string; statusCode: number | null; model: string | null }
 export interface AuthFile { name: string; size: number; mtime: number }
 export interface AuthFiles { files: AuthFile[]; directory: string }
-export interface QuotaEntry { model: string; limit: number; used: number; remaining: number; resetAt: number }
+export interface QuotaEntry { model: string; limit: number; used: number; remaining: number; resetAt: number | null }
 export interface Quota { provider: string; accountId: string; quotas: QuotaEntry[] }
 export const PROVIDERS = ['agy', 'gemini', 'codex', 'iflow', 'kiro', 'ghcp'] as const;
 export type Provider = (typeof PROVIDERS)[number];

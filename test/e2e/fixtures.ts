@@ -10,6 +10,7 @@ import { serve, type Served } from './serve.js';
 const GEN_USAGE = path.resolve('..', 'shared', 'tools', 'gen-usage.mjs');
 
 export const PROFILE = 'work';
+export const QUOTA_ACCOUNT = 'dev@example.com';
 export const ERROR_LOG = 'error-v1-chat-completions-2026-01-02T101500-0a1b2c3d.log';
 
 /** A free loopback port for the proxy engine (tests never use fixed ports). */
@@ -42,7 +43,7 @@ export interface App extends Served {
  * a proxy config on a free port, one error log, shared items, and an agent-tool settings path
  * inside the temp dir (never the user's own files).
  */
-export async function startApp(): Promise<App> {
+export async function startApp(options: { codexQuotaOrigin?: string } = {}): Promise<App> {
   const proxyPort = await freePort();
   let agentSettingsFile = '';
   const app = await serve(async ({ home, agentDir }) => {
@@ -54,11 +55,18 @@ export async function startApp(): Promise<App> {
     await fs.mkdir(path.join(home, 'proxy', 'logs'), { recursive: true, mode: 0o700 });
     await fs.writeFile(
       path.join(home, 'config.yaml'),
-      `# e2e config\nagent_tool:\n  binary: switchboard-e2e-no-such-agent\n  settings_path: ${agentSettingsFile}\n`,
+      `# e2e config\nagent_tool:\n  binary: switchboard-e2e-no-such-agent\n  settings_path: ${agentSettingsFile}\n` +
+        (options.codexQuotaOrigin ? `proxy:\n  quota_endpoints:\n    codex: ${options.codexQuotaOrigin}\n` : ''),
       { mode: 0o600 },
     );
     await fs.writeFile(path.join(home, 'proxy', 'config.yaml'), `server:\n  port: ${proxyPort}\n  host: 127.0.0.1\n`);
     await fs.writeFile(path.join(home, 'proxy', 'logs', ERROR_LOG), errorLogText());
+    await fs.mkdir(path.join(home, 'proxy', 'auth'), { recursive: true, mode: 0o700 });
+    await fs.writeFile(
+      path.join(home, 'proxy', 'auth', `codex-${QUOTA_ACCOUNT}.json`),
+      JSON.stringify({ type: 'codex', email: QUOTA_ACCOUNT, access_token: 'e2e-access-token', refresh_token: 'e2e-refresh', expiry_date: Date.now() + 3_600_000 }),
+      { mode: 0o600 },
+    );
     await fs.writeFile(
       path.join(home, `${PROFILE}.settings.json`),
       JSON.stringify({ env: { PROVIDER_BASE_URL: 'http://127.0.0.1:8317', PROVIDER_AUTH_TOKEN: 'sk-e2e-secret-value-123', PROVIDER_MODEL: 'claude-sonnet-4-5' } }, null, 2),

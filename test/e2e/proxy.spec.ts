@@ -1,19 +1,23 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { apiGet, ERROR_LOG, startApp, watchPage, type App } from './fixtures.js';
+import { startFakeQuota } from './fake-quota.js';
+import { apiGet, ERROR_LOG, QUOTA_ACCOUNT, startApp, watchPage, type App } from './fixtures.js';
 
 // A disabled button must fail fast, not wait for the whole test timeout.
 test.use({ actionTimeout: 10_000 });
 
 let app: App;
+let quota: Awaited<ReturnType<typeof startFakeQuota>>;
 test.beforeAll(async () => {
-  app = await startApp();
+  quota = await startFakeQuota();
+  app = await startApp({ codexQuotaOrigin: quota.origin });
 });
 test.afterAll(async () => {
   // Never leave the engine running: stop through the API before the server goes.
   await fetch(`${app.url}/api/proxy/proxy-stop`, { method: 'POST' }).catch(() => undefined);
   await app.stop();
+  await quota.close();
 });
 
 test('the proxy starts and stops from the dashboard', async ({ page }) => {
@@ -102,4 +106,24 @@ test('the YAML editor shows syntax and server validation errors in place', async
   expect(await fs.readFile(path.join(app.home, 'proxy', 'config.yaml'), 'utf8')).toContain('# e2e comment');
   expect(watch.errors).toEqual([]);
   expect(watch.failures).toEqual([]);
+});
+
+test('auth files list with a download, and quota per account with reset countdowns', async ({ page }) => {
+  await page.goto(`${app.url}/#/proxy/auth`);
+  const file = `codex-${QUOTA_ACCOUNT}.json`;
+  const link = page.getByRole('link', { name: `Download ${file}` });
+  await expect(link).toBeVisible();
+  const download = page.waitForEvent('download');
+  await link.click();
+  expect((await download).suggestedFilename()).toBe(file);
+
+  await page.getByRole('navigation', { name: 'Proxy sections' }).getByRole('link', { name: 'Quota' }).click();
+  await page.getByRole('button', { name: `codex: ${QUOTA_ACCOUNT}` }).click();
+  const five = page.getByRole('row', { name: /codex-5h/ });
+  await expect(five).toContainText('42% used');
+  await expect(five.getByRole('cell').last()).toHaveText(/^(59m \d+s|1h 0m)$/);
+  const weekly = page.getByRole('row', { name: /codex-weekly/ });
+  await expect(weekly).toContainText('91% used');
+  await expect(weekly.getByRole('cell').last()).toHaveText(/^(2d 23h|3d 0h)$/);
+  await page.screenshot({ path: 'test-results/screenshots/quota.png', fullPage: true });
 });

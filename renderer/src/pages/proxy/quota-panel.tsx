@@ -57,6 +57,7 @@ export function QuotaPanel() {
       </header>
       {accounts.length ? (
         <div class="chips-row" role="group" aria-label="Accounts found in auth files">
+          <span class="muted">From auth files:</span>
           {accounts.map((a) => (
             <button type="button" class="btn btn-small" key={`${a.provider}-${a.accountId}`} onClick={() => pick(a.provider, a.accountId)}>
               {a.provider}: {a.accountId}
@@ -83,6 +84,7 @@ export function QuotaPanel() {
           {fetchQuota.busy ? 'Fetching…' : 'Show quota'}
         </button>
       </form>
+      {files.data && accounts.length === 0 ? <p class="muted">No provider accounts found in the auth files; enter one above.</p> : null}
       <ErrorNotice error={fetchQuota.error} context="Quota" onDismiss={fetchQuota.clear} />
       {fetchQuota.result ? <QuotaTable quota={fetchQuota.result} /> : null}
     </section>
