@@ -78,6 +78,20 @@ test('a token is regenerated and the restart notice appears', async ({ page }) =
   await expect(page.getByTestId('secret-value')).toHaveText(after.managementSecret.value);
   await page.getByRole('button', { name: 'Hide values' }).click();
   await expect(page.getByTestId('secret-value')).toHaveText('********');
+
+  // Setting a custom key, then resetting both, round-trips through the same panel.
+  await page.getByLabel('New API key').fill('bad key');
+  await page.getByRole('button', { name: 'Save tokens' }).click();
+  await expect(page.getByText('8–256 printable characters, no spaces')).toBeVisible();
+  await page.getByLabel('New API key').fill('sk-custom-e2e-key-0001');
+  await page.getByRole('button', { name: 'Save tokens' }).click();
+  await expect(page.getByTestId('token-message')).toHaveText('Restart the proxy to apply the change');
+  await expect(page.getByTestId('api-key-value').locator('..')).toContainText('custom');
+  expect((await apiGet<{ apiKey: { value: string } }>(page, '/api/settings/auth/tokens/raw')).apiKey.value).toBe('sk-custom-e2e-key-0001');
+  await page.getByRole('button', { name: 'Reset both to defaults' }).click();
+  await page.getByRole('dialog', { name: 'Reset both tokens?' }).getByRole('button', { name: 'Reset tokens' }).click();
+  await expect(page.getByTestId('api-key-value').locator('..')).toContainText('default');
+  await expect(page.getByTestId('secret-value').locator('..')).toContainText('default');
 });
 
 test('the YAML editor shows syntax and server validation errors in place', async ({ page }) => {
