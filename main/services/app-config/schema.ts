@@ -7,6 +7,9 @@ import { z } from 'zod';
  */
 const port = z.number().int().min(1).max(65535);
 
+/** Release feed of the CLIProxyAPIPlus fork that installed binaries follow (reference: cliproxy §8). */
+export const CLIPROXY_PLUS_FEED_URL = 'https://api.github.com/repos/kaitranntt/CLIProxyAPIPlus/releases/latest';
+
 export const proxyAuthSchema = z.looseObject({
   api_key: z.string().optional(),
   management_secret: z.string().optional(),
@@ -29,7 +32,7 @@ export const proxySectionSchema = z.looseObject({
   binary_path: z.string().default(''),
   /** Version of the external binary, for the update check (it cannot be asked). */
   binary_version: z.string().default(''),
-  update_feed_url: z.url().default('https://api.github.com/repos/kaitranntt/CLIProxyAPIPlus/releases/latest'),
+  update_feed_url: z.url().default(CLIPROXY_PLUS_FEED_URL),
   keep_running_on_quit: z.boolean().default(false),
   auto_start: z.boolean().default(false),
   quota_endpoints: quotaEndpointsSchema.prefault({}),
@@ -46,6 +49,8 @@ export const bridgeSectionSchema = z.looseObject({
   sonnet_model: z.string().default(''),
   haiku_model: z.string().default(''),
   upstream_url: z.url().default('https://api2.cursor.sh'),
+  /** Longest upstream silence the daemon waits out (before headers, between chunks); unset = 300 s. */
+  upstream_timeout_seconds: z.number().positive().max(3600).optional(),
 });
 
 export const usageSectionSchema = z.looseObject({

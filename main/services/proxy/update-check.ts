@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import { appVersion } from '../../infra/app-version.js';
 import { writeFileAtomic } from '../../infra/atomic-write.js';
 import { errorMessage } from '../../infra/file-stat.js';
-import type { ProxySection } from '../app-config/schema.js';
+import { CLIPROXY_PLUS_FEED_URL, type ProxySection } from '../app-config/schema.js';
 import type { ServiceContext } from '../context.js';
 import { engineKind } from './engine-launch.js';
 import { cleanVersion, compareVersions, parseVersion } from './version-compare.js';
@@ -38,6 +38,10 @@ export class UpdateChecker {
     const section = await this.ctx.appConfig.read().then((s) => s.config.proxy, () => undefined);
     const currentVersion = section ? currentVersionOf(section) : appVersion();
     if (!section) return noUpdate(currentVersion);
+    // The default feed lists CLIProxyAPIPlus releases: comparing the built-in engine (versioned
+    // with Switchboard) against it would announce an update forever. Ask only when the user
+    // runs that binary or has pointed the feed somewhere on purpose.
+    if (engineKind(section) === 'builtin' && section.update_feed_url === CLIPROXY_PLUS_FEED_URL) return noUpdate(currentVersion);
     const feedUrl = section.update_feed_url;
     const cache = await this.readCache(feedUrl);
     const now = this.ctx.clock.now();

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { appVersion } from '../../../main/infra/app-version.js';
 import { ManualClock } from '../../../main/infra/clock.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
@@ -28,6 +28,22 @@ afterAll(async () => {
 });
 
 describe('update check', () => {
+  it('does not compare the built-in engine with the default CLIProxyAPIPlus feed, and asks nobody', async () => {
+    await fs.writeFile(path.join(app.home, 'config.yaml'), 'proxy:\n  binary_path: ""\n');
+    const realFetch = globalThis.fetch;
+    // Only the app itself may be called; anything else is refused before it leaves the machine.
+    const spy = vi.spyOn(globalThis, 'fetch').mockImplementation((input, init) =>
+      String(input).startsWith(app.url) ? realFetch(input, init) : Promise.reject(new Error('no network in tests')),
+    );
+    try {
+      expect(await check()).toEqual({ status: 200, body: { hasUpdate: false, currentVersion: current, latestVersion: current, fromCache: false } });
+      expect(spy.mock.calls.filter(([url]) => !String(url).startsWith(app.url))).toEqual([]);
+    } finally {
+      spy.mockRestore();
+      await writeAppConfig(feed.url);
+    }
+  });
+
   it('reads the feed, then answers from the 1-hour cache, then reads the feed again', async () => {
     expect(await check()).toEqual({ status: 200, body: { hasUpdate: true, currentVersion: current, latestVersion: '99.1.0-3', fromCache: false } });
     expect(feed.hits).toBe(1);
