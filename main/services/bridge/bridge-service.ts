@@ -5,6 +5,7 @@ import type { ServiceContext } from '../context.js';
 import { isExpired, makeCredentials, type AuthMethod, type BridgeCredentials } from './credentials.js';
 import { CredentialsStore } from './credentials-store.js';
 import { createDaemonSupervisor } from './daemon-control.js';
+import { writeClientProfile } from './client-profile.js';
 import { readEditorValues, TOKEN_KEY } from './editor-db.js';
 import { BridgeError } from './errors.js';
 import { fetchDaemonCatalog, toModelList, type BridgeModelList } from './model-list.js';
@@ -97,15 +98,19 @@ export class BridgeService {
     const creds = await this.credentials.read();
     if (!creds) throw new BridgeError('credentials-missing');
     if (isExpired(creds, this.ctx.clock.now())) throw new BridgeError('credentials-expired');
-    await this.credentials.daemonToken();
+    const token = await this.credentials.daemonToken();
     await this.daemon.adopt();
+    let result: { pid: number; port: number; alreadyRunning: boolean };
     try {
-      const result = await this.daemon.start();
-      if (!result.alreadyRunning) this.startedHere = true;
-      return result;
+      result = await this.daemon.start();
     } catch (err) {
       throw new BridgeError('start-failed', errorMessage(err));
     }
+    if (!result.alreadyRunning) this.startedHere = true;
+    await writeClientProfile(this.ctx.paths.bridgeSettings, settings, result.port, token).catch((err: unknown) =>
+      this.ctx.logger.warn(`bridge: could not write ${this.ctx.paths.bridgeSettings}: ${errorMessage(err)}`),
+    );
+    return result;
   }
 
   async stopDaemon(): Promise<{ stopped: boolean; pid?: number }> {

@@ -219,6 +219,17 @@ describe('POST /api/bridge/daemon/start and stop', () => {
     const { pid } = started.body;
     expect((await a.json('GET', '/api/bridge/status')).body).toMatchObject({ daemonRunning: true, pid, port: a.bridgePort });
 
+    // The agent's profile for the bridge (cursor.settings.json) points at the daemon with its token.
+    const profile = await a.json('GET', '/api/settings/cursor/raw');
+    expect(profile.status).toBe(200);
+    const token = (await fs.readFile(path.join(a.home, 'cursor', 'daemon-token'), 'utf8')).trim();
+    expect(profile.body.settings.env).toEqual({
+      PROVIDER_BASE_URL: `http://127.0.0.1:${a.bridgePort}`,
+      PROVIDER_AUTH_TOKEN: token,
+      PROVIDER_MODEL: 'claude-4.5-sonnet',
+    });
+    expect((await fs.stat(path.join(a.home, 'cursor.settings.json'))).mode & 0o777).toBe(0o600);
+
     const models = await a.json('GET', '/api/bridge/models');
     expect(models.status).toBe(200);
     expect(models.body.current).toBe('claude-4.5-sonnet');
