@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'preact/hooks';
+import { useAppVersion } from './lib/desktop.js';
 import { href, useRoute } from './lib/router.js';
 import { OverviewPage } from './pages/overview.js';
 import { UsagePage } from './pages/usage/usage-page.js';
@@ -31,6 +32,7 @@ export function App() {
   const route = useRoute();
   const page = PAGES.find((p) => p.id === route[0]) ?? PAGES[0]!;
   const main = useRef<HTMLElement>(null);
+  const version = useAppVersion();
   const first = useRef(true);
 
   useEffect(() => {
@@ -59,6 +61,10 @@ export function App() {
             </li>
           ))}
         </ul>
+        <p class="sidebar-foot muted">
+          API {location.host}
+          {version ? <> · v{version}</> : null}
+        </p>
       </nav>
       <main id="main" ref={main} tabIndex={-1} class="content">
         {page.render(route.slice(1))}

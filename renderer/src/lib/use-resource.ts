@@ -33,3 +33,8 @@ export function useResource<T>(fetcher: () => Promise<T>, deps: unknown[]): Reso
 
   return { data: state.data, error: state.error, loading: state.loading, reload };
 }
+
+/** A fetch that waits for a precondition: stays "loading" until deps change and a real fetch runs. */
+export function pending<T>(): Promise<T> {
+  return new Promise<T>(() => {});
+}

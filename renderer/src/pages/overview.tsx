@@ -1,13 +1,14 @@
 import { api } from '../api.js';
+import type { Insights, UsageSummary } from '../api-types.js';
 import { BridgeControl } from '../components/bridge-control.js';
 import { ErrorNotice, Loading, Notice } from '../components/notice.js';
 import { PageHeader } from '../components/page-header.js';
 import { ProxyControl } from '../components/proxy-control.js';
 import { AnomalyList } from './usage/anomaly-list.js';
-import { compactDay, formatCompact, formatCost, isoDay } from '../lib/format.js';
+import { compactDay, formatCompact, formatCost, isoDay, systemTimeZone } from '../lib/format.js';
 import { useLiveReload } from '../lib/live.js';
 import { href } from '../lib/router.js';
-import { useResource } from '../lib/use-resource.js';
+import { pending, useResource } from '../lib/use-resource.js';
 import { useUsageZone } from './usage/use-usage-zone.js';
 
 /** The at-a-glance page: what runs, what it cost today and this month, what looks wrong. */
@@ -34,12 +35,13 @@ export function OverviewPage() {
 }
 
 function CostCards() {
-  const zone = useUsageZone();
+  const known = useUsageZone();
+  const zone = known ?? systemTimeZone();
   const today = isoDay(new Date(), zone);
   const monthStart = today.slice(0, 8) + '01';
   const q = { tz: zone };
-  const day = useResource(() => api.usageSummary({ ...q, since: compactDay(today), until: compactDay(today) }), [zone, today]);
-  const month = useResource(() => api.usageSummary({ ...q, since: compactDay(monthStart), until: compactDay(today) }), [zone, today]);
+  const day = useResource(() => (known ? api.usageSummary({ ...q, since: compactDay(today), until: compactDay(today) }) : pending<UsageSummary>()), [known, today]);
+  const month = useResource(() => (known ? api.usageSummary({ ...q, since: compactDay(monthStart), until: compactDay(today) }) : pending<UsageSummary>()), [known, today]);
   useLiveReload(['usage-refreshed'], () => (void day.reload(), void month.reload()), 60_000);
   return (
     <section aria-label="Costs" class="cards">
@@ -62,7 +64,7 @@ function CostCards() {
 
 function RecentAnomalies() {
   const zone = useUsageZone();
-  const insights = useResource(() => api.usageInsights({ tz: zone }), [zone]);
+  const insights = useResource(() => (zone ? api.usageInsights({ tz: zone }) : pending<Insights>()), [zone]);
   useLiveReload(['anomaly', 'usage-refreshed'], insights.reload, 0);
   if (insights.error) return <ErrorNotice error={insights.error} />;
   if (!insights.data) return <Loading what="anomalies" />;

@@ -3,13 +3,13 @@ import { api, ApiError } from '../api.js';
 import type { AppConfigResponse } from '../api-types.js';
 import { CodeEditor, type EditorProblem } from '../components/code-editor.js';
 import { ConflictDialog } from '../components/conflict-dialog.js';
-import { Field } from '../components/field.js';
 import { ErrorNotice, Loading, Notice } from '../components/notice.js';
 import { PageHeader } from '../components/page-header.js';
 import { formatTime } from '../lib/format.js';
 import { href } from '../lib/router.js';
 import { useResource } from '../lib/use-resource.js';
-import { CONFIG_GROUPS, getPath, setPath, type ConfigField } from './settings-fields.js';
+import { CONFIG_GROUPS, getPath, setPath } from './settings-fields.js';
+import { ConfigInput } from './settings-input.js';
 
 type Config = Record<string, unknown>;
 
@@ -170,34 +170,5 @@ export function SettingsPage() {
         onOverwrite={() => conflict && void write(conflict.currentMtime)}
       />
     </>
-  );
-}
-
-function ConfigInput(props: { field: ConfigField; value: unknown; onChange: (v: unknown) => void; error?: string | null }) {
-  const f = props.field;
-  const id = `cfg-${f.path.replaceAll('.', '-')}`;
-  if (f.kind === 'bool') {
-    return (
-      <label class="check" for={id}>
-        <input id={id} type="checkbox" checked={props.value === true} onChange={(e) => props.onChange(e.currentTarget.checked)} /> {f.label}
-        {props.error ? <small class="field-error"> ✕ {props.error}</small> : null}
-      </label>
-    );
-  }
-  return (
-    <Field id={id} label={f.label} hint={f.hint} error={props.error}>
-      {(a) => (
-        <>
-          <input {...a} value={String(props.value ?? '')} list={f.kind === 'zone' ? 'zone-list' : undefined} onInput={(e) => props.onChange(e.currentTarget.value)} spellcheck={false} />
-          {f.kind === 'zone' ? (
-            <datalist id="zone-list">
-              {Intl.supportedValuesOf('timeZone').map((z) => (
-                <option key={z} value={z} />
-              ))}
-            </datalist>
-          ) : null}
-        </>
-      )}
-    </Field>
   );
 }

@@ -2,10 +2,11 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, type UsageQuery } from '../../api.js';
 import { ErrorNotice, Loading, Notice } from '../../components/notice.js';
 import { PageHeader } from '../../components/page-header.js';
-import { compactDay } from '../../lib/format.js';
+import { compactDay, systemTimeZone } from '../../lib/format.js';
 import { useLiveReload } from '../../lib/live.js';
 import { useAction } from '../../lib/use-action.js';
-import { useResource } from '../../lib/use-resource.js';
+import { pending, useResource } from '../../lib/use-resource.js';
+import type { HourlyEntry } from '../../api-types.js';
 import { AnomalyList } from './anomaly-list.js';
 import { SessionsTable } from './sessions-table.js';
 import { UsageCards } from './usage-cards.js';
@@ -15,12 +16,14 @@ import { useUsageZone } from './use-usage-zone.js';
 
 export function UsagePage() {
   const configuredZone = useUsageZone();
-  const [filter, setFilter] = useState<UsageFilter>(() => ({ ...presetRange('30d', configuredZone), zone: configuredZone }));
+  const initialZone = configuredZone ?? systemTimeZone();
+  const [filter, setFilter] = useState<UsageFilter>(() => ({ ...presetRange('30d', initialZone), zone: initialZone }));
   const [touched, setTouched] = useState(false);
   // The configured zone arrives after the first render; adopt it until the user picks one.
   useEffect(() => {
-    if (!touched && filter.zone !== configuredZone) setFilter({ ...presetRange('30d', configuredZone), zone: configuredZone });
+    if (configuredZone && !touched && filter.zone !== configuredZone) setFilter({ ...presetRange('30d', configuredZone), zone: configuredZone });
   }, [configuredZone]);
+  const zoneKnown = touched || configuredZone !== undefined;
 
   const [version, setVersion] = useState(0);
   const bump = () => setVersion((v) => v + 1);
@@ -32,14 +35,14 @@ export function UsagePage() {
     until: filter.to ? compactDay(filter.to) : undefined,
     tz: filter.zone,
   };
-  const deps = [JSON.stringify(query), version];
-  const guard = <T,>(f: () => Promise<T>) => (valid ? f() : new Promise<T>(() => {}));
+  const deps = [JSON.stringify(query), version, zoneKnown];
+  const guard = <T,>(f: () => Promise<T>) => (valid && zoneKnown ? f() : pending<T>());
   const summary = useResource(() => guard(() => api.usageSummary(query)), deps);
   const daily = useResource(() => guard(() => api.usageDaily(query)), deps);
   const monthly = useResource(() => guard(() => api.usageMonthly(query)), deps);
   const models = useResource(() => guard(() => api.usageModels(query)), deps);
   const insights = useResource(() => guard(() => api.usageInsights(query)), deps);
-  const hourly = useResource(() => api.usageHourly({ tz: filter.zone }), [filter.zone, version]);
+  const hourly = useResource(() => (zoneKnown ? api.usageHourly({ tz: filter.zone }) : pending<{ hourly: HourlyEntry[] }>()), [filter.zone, version, zoneKnown]);
   const cache = useResource(api.usageStatus, [version]);
   const refresh = useAction(api.usageRefresh);
 
@@ -95,7 +98,7 @@ export function UsagePage() {
         </header>
         <Block res={insights} render={(d) => <AnomalyList anomalies={d.anomalies} />} />
       </section>
-      <SessionsTable query={query} version={version} />
+      {zoneKnown ? <SessionsTable query={query} version={version} /> : null}
     </>
   );
 }

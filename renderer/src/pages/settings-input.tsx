@@ -1,0 +1,32 @@
+import { Field } from '../components/field.js';
+import type { ConfigField } from './settings-fields.js';
+
+/** One config.yaml key as a checkbox or text input; `error` is the API's message for that path. */
+export function ConfigInput(props: { field: ConfigField; value: unknown; onChange: (v: unknown) => void; error?: string | null }) {
+  const f = props.field;
+  const id = `cfg-${f.path.replaceAll('.', '-')}`;
+  if (f.kind === 'bool') {
+    return (
+      <label class="check" for={id}>
+        <input id={id} type="checkbox" checked={props.value === true} onChange={(e) => props.onChange(e.currentTarget.checked)} /> {f.label}
+        {props.error ? <small class="field-error"> ✕ {props.error}</small> : null}
+      </label>
+    );
+  }
+  return (
+    <Field id={id} label={f.label} hint={f.hint} error={props.error}>
+      {(a) => (
+        <>
+          <input {...a} value={String(props.value ?? '')} list={f.kind === 'zone' ? 'zone-list' : undefined} onInput={(e) => props.onChange(e.currentTarget.value)} spellcheck={false} />
+          {f.kind === 'zone' ? (
+            <datalist id="zone-list">
+              {Intl.supportedValuesOf('timeZone').map((z) => (
+                <option key={z} value={z} />
+              ))}
+            </datalist>
+          ) : null}
+        </>
+      )}
+    </Field>
+  );
+}
