@@ -7,6 +7,8 @@ import type { UpstreamCredentials } from './upstream.js';
 export interface DaemonSettings extends ModelChoice {
   upstreamUrl: string;
   ghostMode: boolean;
+  /** Upstream silence bound (before headers, between chunks); absent = the daemon's default. */
+  upstreamTimeoutMs?: number;
 }
 
 export interface DaemonArgs {
@@ -30,7 +32,9 @@ export function parseDaemonArgs(argv: string[]): DaemonArgs {
 export function parseDaemonSettings(raw: string | undefined): DaemonSettings {
   const o = (raw ? JSON.parse(raw) : {}) as Partial<Record<keyof DaemonSettings, unknown>>;
   const str = (v: unknown, d: string) => (typeof v === 'string' ? v : d);
+  const timeout = o.upstreamTimeoutMs;
   return {
+    ...(typeof timeout === 'number' && Number.isFinite(timeout) && timeout > 0 ? { upstreamTimeoutMs: timeout } : {}),
     upstreamUrl: str(o.upstreamUrl, 'https://api2.cursor.sh'),
     ghostMode: o.ghostMode !== false,
     model: str(o.model, 'claude-4.5-sonnet'),

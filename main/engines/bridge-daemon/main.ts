@@ -20,7 +20,7 @@ async function run(): Promise<void> {
   const clientToken = (await fs.readFile(files.token, 'utf8')).trim();
   if (clientToken.length < 32) throw new Error(`${files.token} holds no usable token`);
   const server = createBridgeServer({
-    upstream: { baseUrl: settings.upstreamUrl, ghostMode: settings.ghostMode },
+    upstream: { baseUrl: settings.upstreamUrl, ghostMode: settings.ghostMode, timeoutMs: settings.upstreamTimeoutMs },
     models: settings,
     clientToken,
     readCredentials: () => readCredentialsFile(files.credentials),

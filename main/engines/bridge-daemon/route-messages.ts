@@ -7,9 +7,10 @@ import {
   type OpenAIResponse,
   type SseTranslator,
 } from '../translate/index.js';
-import { isAbort, prepareRequest, relayUpstreamError, SSE_HEADERS } from './route-common.js';
+import { isAbort, prepareRequest, relayUpstreamError, SSE_HEADERS, type PreparedRequest } from './route-common.js';
 import type { BridgeContext } from './server.js';
-import { postChatCompletion } from './upstream.js';
+import { postChatCompletion, upstreamTimeoutMs } from './upstream.js';
+import { UpstreamWatchdog } from './upstream-watchdog.js';
 import { sendError, sendJson } from './wire-errors.js';
 
 /**
@@ -28,20 +29,43 @@ export async function handleMessages(req: IncomingMessage, res: ServerResponse, 
   }
   const requestedModel = typeof anthropic.model === 'string' ? anthropic.model : model;
   const openai = anthropicRequestToOpenAI(anthropic, { model });
+  const watchdog = new UpstreamWatchdog(signal, upstreamTimeoutMs(ctx.upstream));
+  try {
+    await answerMessages(res, ctx, { anthropic, openai, requestedModel, creds, signal }, watchdog);
+  } finally {
+    watchdog.done();
+  }
+}
+
+interface MessagesCall {
+  anthropic: AnthropicRequest;
+  openai: unknown;
+  requestedModel: string;
+  creds: PreparedRequest['creds'];
+  signal: AbortSignal;
+}
+
+async function answerMessages(res: ServerResponse, ctx: BridgeContext, call: MessagesCall, watchdog: UpstreamWatchdog): Promise<void> {
+  const { anthropic, openai, requestedModel, creds, signal } = call;
   let upstream: Response;
   try {
-    upstream = await postChatCompletion(ctx.upstream, creds, openai, signal);
+    upstream = await postChatCompletion(ctx.upstream, creds, openai, watchdog.signal);
   } catch (err) {
-    if (!isAbort(err, signal)) sendError(res, 'anthropic', 502, `Upstream unreachable: ${(err as Error).message}`);
+    if (watchdog.timedOut) sendError(res, 'anthropic', 504, `Upstream sent no response within ${watchdog.ms} ms`);
+    else if (!isAbort(err, signal)) sendError(res, 'anthropic', 502, `Upstream unreachable: ${(err as Error).message}`);
     return;
   }
+  watchdog.touch();
   if (!upstream.ok) {
     await relayUpstreamError(res, upstream, 'anthropic');
     return;
   }
   if (anthropic.stream !== true) {
     const text = await upstream.text().catch(() => null);
-    if (text === null) return; // aborted by the client
+    if (text === null) {
+      if (watchdog.timedOut) sendError(res, 'anthropic', 504, `Upstream body stalled for ${watchdog.ms} ms`);
+      return; // else aborted by the client
+    }
     let parsed: OpenAIResponse;
     try {
       parsed = JSON.parse(text) as OpenAIResponse;
@@ -52,14 +76,14 @@ export async function handleMessages(req: IncomingMessage, res: ServerResponse, 
     sendJson(res, 200, openAIResponseToAnthropic(parsed, { model: requestedModel }));
     return;
   }
-  await translateStream(upstream, res, signal, createOpenAIToAnthropicSse({ model: requestedModel }));
+  await translateStream(upstream, res, signal, createOpenAIToAnthropicSse({ model: requestedModel }), watchdog);
 }
 
 /**
  * Upstream OpenAI SSE → Anthropic SSE as chunks arrive. Headers are written with the first
  * translated event, so a stream that dies before any data still gets a JSON error.
  */
-async function translateStream(upstream: Response, res: ServerResponse, signal: AbortSignal, sse: SseTranslator): Promise<void> {
+async function translateStream(upstream: Response, res: ServerResponse, signal: AbortSignal, sse: SseTranslator, watchdog: UpstreamWatchdog): Promise<void> {
   const reader = upstream.body?.getReader();
   if (!reader) {
     sendError(res, 'anthropic', 502, 'Upstream sent no body');
@@ -75,16 +99,17 @@ async function translateStream(upstream: Response, res: ServerResponse, signal: 
     while (!sse.done) {
       const { done, value } = await reader.read();
       if (done) break;
+      watchdog.touch();
       write(sse.feed(decoder.decode(value, { stream: true })));
     }
     write(sse.end());
     res.end();
   } catch (err) {
-    if (isAbort(err, signal)) return;
-    const message = `Upstream stream failed: ${(err as Error).message}`;
-    if (!res.headersSent) sendError(res, 'anthropic', 502, message);
+    if (!watchdog.timedOut && isAbort(err, signal)) return;
+    const [status, message] = watchdog.timedOut ? [504, `Upstream sent no data for ${watchdog.ms} ms`] : [502, `Upstream stream failed: ${(err as Error).message}`];
+    if (!res.headersSent) sendError(res, 'anthropic', status, message);
     else {
-      write(sse.fail(502, message));
+      write(sse.fail(status, message));
       res.end();
     }
   } finally {

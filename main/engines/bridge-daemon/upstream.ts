@@ -9,6 +9,20 @@ export interface UpstreamOptions {
   baseUrl: string;
   ghostMode: boolean;
   fetch?: typeof fetch;
+  /**
+   * Longest silence from the upstream, before its response headers and between two stream
+   * chunks (config.yaml `cursor.upstream_timeout_seconds`); default DEFAULT_UPSTREAM_TIMEOUT_MS.
+   */
+  timeoutMs?: number;
+}
+
+/** Long enough for a large non-streaming completion, as the proxy engine's first-byte default. */
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 300_000;
+/** The model catalog is small: it answers fast or not at all. */
+export const CATALOG_TIMEOUT_MS = 15_000;
+
+export function upstreamTimeoutMs(options: UpstreamOptions): number {
+  return options.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
 }
 
 /** Header carrying the machine id the credentials were issued for. */
@@ -30,7 +44,7 @@ export function upstreamUrl(baseUrl: string, path: string): string {
 export async function fetchUpstreamModels(options: UpstreamOptions, creds: UpstreamCredentials | null): Promise<unknown> {
   const res = await (options.fetch ?? fetch)(upstreamUrl(options.baseUrl, '/v1/models'), {
     headers: { accept: 'application/json', ...(creds ? upstreamHeaders(creds, options.ghostMode) : {}) },
-    signal: AbortSignal.timeout(15_000),
+    signal: AbortSignal.timeout(Math.min(CATALOG_TIMEOUT_MS, upstreamTimeoutMs(options))),
   });
   if (!res.ok) {
     await res.body?.cancel();

@@ -46,6 +46,7 @@ export function daemonLaunchSpec(configDir: string, settings: BridgeSection): La
     opus: settings.opus_model,
     sonnet: settings.sonnet_model,
     haiku: settings.haiku_model,
+    ...(settings.upstream_timeout_seconds !== undefined ? { upstreamTimeoutMs: settings.upstream_timeout_seconds * 1000 } : {}),
   };
   return {
     command: entry.command,
