@@ -4,6 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
+import { startFakeUpstream } from './fake-upstream.js';
 import { serve, type Served } from './serve.js';
 
 /** Where the generator lives: `shared/` sits beside the repo (dev machines and CI alike). */
@@ -40,11 +41,13 @@ export interface App extends Served {
 
 /**
  * The real built app with a temp home holding: 20 recent days of generated usage, a profile,
- * a proxy config on a free port, one error log, shared items, and an agent-tool settings path
- * inside the temp dir (never the user's own files).
+ * a proxy config on a free port, one error log, an auth file, shared items, an agent-tool
+ * settings path inside the temp dir (never the user's own files), and the release feed and
+ * quota endpoints pointed at a local fake upstream.
  */
-export async function startApp(options: { codexQuotaOrigin?: string } = {}): Promise<App> {
+export async function startApp(): Promise<App> {
   const proxyPort = await freePort();
+  const upstream = await startFakeUpstream();
   let agentSettingsFile = '';
   const app = await serve(async ({ home, agentDir }) => {
     execFileSync(process.execPath, [
@@ -55,8 +58,17 @@ export async function startApp(options: { codexQuotaOrigin?: string } = {}): Pro
     await fs.mkdir(path.join(home, 'proxy', 'logs'), { recursive: true, mode: 0o700 });
     await fs.writeFile(
       path.join(home, 'config.yaml'),
-      `# e2e config\nagent_tool:\n  binary: switchboard-e2e-no-such-agent\n  settings_path: ${agentSettingsFile}\n` +
-        (options.codexQuotaOrigin ? `proxy:\n  quota_endpoints:\n    codex: ${options.codexQuotaOrigin}\n` : ''),
+      [
+        '# e2e config',
+        'agent_tool:',
+        '  binary: switchboard-e2e-no-such-agent',
+        `  settings_path: ${agentSettingsFile}`,
+        'proxy:',
+        `  update_feed_url: ${upstream.origin}/releases/latest`,
+        '  quota_endpoints:',
+        ...['agy', 'gemini', 'codex', 'ghcp', 'kiro', 'iflow'].map((p) => `    ${p}: ${upstream.origin}`),
+        '',
+      ].join('\n'),
       { mode: 0o600 },
     );
     await fs.writeFile(path.join(home, 'proxy', 'config.yaml'), `server:\n  port: ${proxyPort}\n  host: 127.0.0.1\n`);
@@ -81,7 +93,16 @@ export async function startApp(options: { codexQuotaOrigin?: string } = {}): Pro
     await fs.mkdir(path.join(home, 'shared'), { recursive: true });
     for (const type of ['commands', 'skills', 'agents']) await fs.symlink(path.join(agentDir, type), path.join(home, 'shared', type), 'dir');
   });
-  return { ...app, proxyPort, profileFile: path.join(app.home, `${PROFILE}.settings.json`), agentSettingsFile };
+  return {
+    ...app,
+    proxyPort,
+    profileFile: path.join(app.home, `${PROFILE}.settings.json`),
+    agentSettingsFile,
+    async stop() {
+      await app.stop();
+      await upstream.close();
+    },
+  };
 }
 
 function errorLogText(): string {

@@ -1,10 +1,19 @@
 import fs from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
+import { FAKE_LATEST_VERSION } from './fake-upstream.js';
 import { expectAccessible, PROFILE, startApp, watchPage, type App } from './fixtures.js';
 
 /** Every view of the dashboard, with the heading it must show once loaded. */
 const VIEWS: Array<{ name: string; hash: string; heading: string; ready?: string; act?: (page: Page) => Promise<void> }> = [
-  { name: 'overview', hash: '#/overview', heading: 'Overview', ready: '[data-testid="cost-today"] .card-value' },
+  {
+    name: 'overview',
+    hash: '#/overview',
+    heading: 'Overview',
+    ready: '[data-testid="cost-today"] .card-value',
+    act: async (page) => {
+      await expect(page.getByRole('status').filter({ hasText: 'Proxy update available' })).toContainText(`Version ${FAKE_LATEST_VERSION} is out`);
+    },
+  },
   { name: 'usage', hash: '#/usage', heading: 'Usage', ready: '[data-testid="chart-daily"] canvas' },
   { name: 'profiles', hash: `#/profiles/${PROFILE}`, heading: 'Profiles', ready: '[data-testid="profile-path"]' },
   { name: 'proxy-status', hash: '#/proxy/status', heading: 'Proxy', ready: '[data-testid="proxy-state"] .badge' },

@@ -1,23 +1,19 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { startFakeQuota } from './fake-quota.js';
 import { apiGet, ERROR_LOG, QUOTA_ACCOUNT, startApp, watchPage, type App } from './fixtures.js';
 
 // A disabled button must fail fast, not wait for the whole test timeout.
 test.use({ actionTimeout: 10_000 });
 
 let app: App;
-let quota: Awaited<ReturnType<typeof startFakeQuota>>;
 test.beforeAll(async () => {
-  quota = await startFakeQuota();
-  app = await startApp({ codexQuotaOrigin: quota.origin });
+  app = await startApp();
 });
 test.afterAll(async () => {
   // Never leave the engine running: stop through the API before the server goes.
   await fetch(`${app.url}/api/proxy/proxy-stop`, { method: 'POST' }).catch(() => undefined);
   await app.stop();
-  await quota.close();
 });
 
 test('the proxy starts and stops from the dashboard', async ({ page }) => {
