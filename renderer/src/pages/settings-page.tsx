@@ -6,6 +6,7 @@ import { ConflictDialog } from '../components/conflict-dialog.js';
 import { ErrorNotice, Loading, Notice } from '../components/notice.js';
 import { PageHeader } from '../components/page-header.js';
 import { formatTime } from '../lib/format.js';
+import { useLiveReload } from '../lib/live.js';
 import { href } from '../lib/router.js';
 import { useResource } from '../lib/use-resource.js';
 import { CONFIG_GROUPS, getPath, setPath } from './settings-fields.js';
@@ -24,6 +25,11 @@ export function SettingsPage() {
   const [error, setError] = useState<unknown>(undefined);
   const [saved, setSaved] = useState(false);
   const [conflict, setConflict] = useState<{ theirs: AppConfigResponse; currentMtime: number } | null>(null);
+
+  // Another window, the tray or the CLI changed config.yaml: show it, unless the user is editing.
+  useLiveReload(['config-changed'], () => {
+    if (!dirty) void file.reload();
+  }, 0);
 
   const adopt = (r: AppConfigResponse) => {
     setDraft(r.config);
@@ -120,11 +126,24 @@ export function SettingsPage() {
             CONFIG_GROUPS.map((g) => (
               <fieldset class="panel" key={g.title}>
                 <legend>{g.title}</legend>
-                <div class="form-grid">
-                  {g.fields.map((f) => (
-                    <ConfigInput key={f.path} field={f} value={getPath(draft, f.path)} onChange={(v) => edit(f.path, v)} error={badPath === f.path ? invalid?.detail : null} />
-                  ))}
+                {g.fields.some((f) => f.kind === 'bool') ? (
+                  <div class="checks">
+                    {g.fields
+                      .filter((f) => f.kind === 'bool')
+                      .map((f) => (
+                        <ConfigInput key={f.path} field={f} value={getPath(draft, f.path)} onChange={(v) => edit(f.path, v)} error={badPath === f.path ? invalid?.detail : null} />
+                      ))}
+                  </div>
+                ) : null}
+                {g.fields.some((f) => f.kind !== 'bool') ? (
+                <div class="form-grid form-grid-wide">
+                  {g.fields
+                    .filter((f) => f.kind !== 'bool')
+                    .map((f) => (
+                      <ConfigInput key={f.path} field={f} value={getPath(draft, f.path)} onChange={(v) => edit(f.path, v)} error={badPath === f.path ? invalid?.detail : null} />
+                    ))}
                 </div>
+                ) : null}
               </fieldset>
             ))
           ) : (

@@ -21,7 +21,7 @@ export function UpdatePanel() {
           <dt>Latest</dt>
           <dd>{u.latestVersion}</dd>
           <dt>Checked</dt>
-          <dd>{u.fromCache ? 'from the cached answer (checked within the last hour or offline)' : 'just now'}</dd>
+          <dd>{u.fromCache ? 'cached answer (under an hour old, or offline)' : 'just now'}</dd>
         </dl>
       ) : null}
       <div class="actions">
