@@ -35,6 +35,11 @@ export class DedupIndex {
     for (const r of records) this.add(r);
   }
 
+  /** True when `record` is what this index keeps for its key (always for unkeyed records). */
+  keeps(record: UsageRecord): boolean {
+    return record.key === null || this.byKey.get(record.key) === record;
+  }
+
   get size(): number {
     return this.byKey.size + this.unkeyed.length;
   }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { z } from 'zod';
 import { resourcePath } from '../../infra/app-root.js';
@@ -37,9 +38,17 @@ export interface ModelPrice extends Rates {
   fastMultiplier: number;
 }
 
-/** Entries by normalised name and alias, from `resources/prices.json`. */
-export function loadPriceEntries(file = resourcePath('prices.json')): Map<string, ModelPrice> {
-  const table = tableSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
+export interface PriceTable {
+  /** Digest of the file: costs stored under another id are computed again. */
+  id: string;
+  /** Entries by lower-case name and alias. */
+  entries: Map<string, ModelPrice>;
+}
+
+/** `resources/prices.json`, validated. */
+export function loadPriceTable(file = resourcePath('prices.json')): PriceTable {
+  const text = fs.readFileSync(file, 'utf8');
+  const table = tableSchema.parse(JSON.parse(text));
   const entries = new Map<string, ModelPrice>();
   for (const [name, m] of Object.entries(table.models)) {
     const price: ModelPrice = {
@@ -50,7 +59,7 @@ export function loadPriceEntries(file = resourcePath('prices.json')): Map<string
     };
     for (const key of [name, ...(m.aliases ?? [])]) entries.set(key.toLowerCase(), price);
   }
-  return entries;
+  return { id: createHash('sha1').update(text).digest('base64'), entries };
 }
 
 function perToken(r: Rates): Rates {

@@ -1,4 +1,4 @@
-import { loadPriceEntries, type ModelPrice, type Rates } from './price-table.js';
+import { loadPriceTable, type ModelPrice, type PriceTable, type Rates } from './price-table.js';
 import { SYNTHETIC_MODEL, type UsageRecord } from './types.js';
 
 type Priced = Pick<
@@ -12,8 +12,13 @@ type Priced = Pick<
  */
 export class Pricing {
   private readonly found = new Map<string, ModelPrice | null>();
+  private readonly entries: Map<string, ModelPrice>;
+  readonly tableId: string;
 
-  constructor(private readonly entries: Map<string, ModelPrice> = loadPriceEntries()) {}
+  constructor(table: PriceTable = loadPriceTable()) {
+    this.entries = table.entries;
+    this.tableId = table.id;
+  }
 
   priceOf(model: string | null): ModelPrice | null {
     if (model === null || model === SYNTHETIC_MODEL) return null;

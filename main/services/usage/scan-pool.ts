@@ -19,50 +19,41 @@ const BATCH_FILES = 64;
 
 /**
  * Worker threads for large scans, so a cold scan of gigabytes uses every core and leaves the
- * API's event loop free. Started on first use, stopped after a quiet spell. Files go out largest
- * first in small batches, each worker taking the next batch when it answers, so the cores finish
- * together.
+ * API's event loop free. Started for a scan and stopped right after it: big scans are rare (first
+ * start, refresh), and idle threads would hold memory while the disk cache is written. Files go
+ * out largest first in small batches, each worker taking the next batch when it answers, so the
+ * cores finish together.
  */
 export class ScanPool {
   private workers: Worker[] = [];
-  private idleTimer: NodeJS.Timeout | null = null;
   private nextId = 1;
 
-  constructor(
-    readonly size: number,
-    private readonly idleMs = 30_000,
-  ) {}
+  constructor(readonly size: number) {}
 
   async read(tasks: readonly SizedTask[]): Promise<PoolResult> {
-    this.cancelIdle();
     const workers = this.ensureWorkers();
     const queue = [...tasks].sort((a, b) => b.bytes - a.bytes);
     const result: PoolResult = { reads: [], missing: [], failed: [] };
     try {
       await Promise.all(workers.map((w) => this.drain(w, queue, result)));
-    } catch (err) {
+    } finally {
       await this.close();
-      throw err;
     }
-    this.scheduleIdle();
     return result;
   }
 
-  /** Starts the threads ahead of need (a worker from sources takes a moment to load tsx). */
-  warm(): void {
-    this.ensureWorkers();
-    this.scheduleIdle();
-  }
-
   async close(): Promise<void> {
-    this.cancelIdle();
     const workers = this.workers;
     this.workers = [];
     await Promise.all(workers.map((w) => w.terminate()));
   }
 
   private ensureWorkers(): Worker[] {
-    while (this.workers.length < this.size) this.workers.push(startWorker('main/services/usage/scan-worker'));
+    // A small young generation: parsing makes short-lived garbage only, and the default lets each
+    // thread hold tens of MiB of it (peak RSS matters more here than a few extra scavenges).
+    while (this.workers.length < this.size) {
+      this.workers.push(startWorker('main/services/usage/scan-worker', { resourceLimits: { maxYoungGenerationSizeMb: 8 } }));
+    }
     return this.workers;
   }
 
@@ -71,12 +62,11 @@ export class ScanPool {
       const batch = takeBatch(queue);
       if (batch.length === 0) return;
       const reply = await this.ask(worker, { id: this.nextId++, tasks: batch.map(({ path, start }) => ({ path, start })) });
-      const records = unpackRecords(reply.packed);
+      const { records } = unpackRecords(reply.packed);
       let at = 0;
       for (const { recordCount, tailCount, ...meta } of reply.reads) {
-        const own = records.slice(at, at + recordCount + tailCount);
+        result.reads.push({ ...meta, records: records.slice(at, at + recordCount), tail: records.slice(at + recordCount, at + recordCount + tailCount) });
         at += recordCount + tailCount;
-        result.reads.push({ ...meta, records: own.slice(0, recordCount), tail: own.slice(recordCount) });
       }
       result.missing.push(...reply.missing);
       result.failed.push(...reply.failed);
@@ -108,17 +98,6 @@ export class ScanPool {
       worker.on('exit', onExit);
       worker.postMessage(request);
     });
-  }
-
-  private scheduleIdle(): void {
-    this.cancelIdle();
-    this.idleTimer = setTimeout(() => void this.close(), this.idleMs);
-    this.idleTimer.unref();
-  }
-
-  private cancelIdle(): void {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = null;
   }
 }
 

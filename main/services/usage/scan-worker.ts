@@ -45,7 +45,7 @@ export function readAll(
 
 if (parentPort) {
   const port = parentPort;
-  const scratch = newScratch(8 << 20);
+  const scratch = newScratch(4 << 20);
   const pricing = new Pricing();
   port.on('message', (request: ScanRequest) => {
     const { reads, missing, failed } = readAll(request.tasks, pricing, scratch);
@@ -56,6 +56,6 @@ if (parentPort) {
     });
     const packed = packRecords(all);
     const reply: ScanReply = { id: request.id, reads: metas, missing, failed, packed };
-    port.postMessage(reply, [packed.numbers.buffer as ArrayBuffer, packed.refs.buffer as ArrayBuffer]);
+    port.postMessage(reply, [packed.numbers.buffer as ArrayBuffer, packed.refs.buffer as ArrayBuffer, packed.keyLengths.buffer as ArrayBuffer]);
   });
 }

@@ -1,3 +1,5 @@
+import os from 'node:os';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { errorMessage } from '../../infra/file-stat.js';
 import type { ServiceContext } from '../context.js';
 import { anomalyId, type Anomaly } from './anomalies.js';
@@ -34,7 +36,7 @@ export interface CacheStatus {
 }
 
 export interface UsageServiceOptions {
-  /** Worker threads for big scans; null reads in the main thread. Default: one per core, at most 2. */
+  /** Worker threads for big scans; null reads in the main thread. Default: one per core, at most 2 (memory). */
   pool?: ScanPool | null;
   workerThresholdBytes?: number;
 }
@@ -56,11 +58,14 @@ export class UsageService {
   private readonly pool: ScanPool | null;
   private readonly zones: ZoneSetting;
   private readonly identity: CacheIdentity;
+  private readonly pricing: Pricing;
   private lastFetch: number | null = null;
   private lastReport: ScanReport | null = null;
   private inflight: Promise<void> | null = null;
   private loaded: Promise<void> = Promise.resolve();
   private persisting: Promise<void> = Promise.resolve();
+  /** Store version the disk cache holds; a scan that changed nothing is not written again. */
+  private persistedVersion = -1;
   private seenAnomalies: Set<string> | null = null;
   private stopZoneWatch: () => void = () => undefined;
 
@@ -68,10 +73,10 @@ export class UsageService {
     private readonly ctx: ServiceContext,
     options: UsageServiceOptions = {},
   ) {
-    const pricing = new Pricing();
+    const pricing = (this.pricing = new Pricing());
     this.store = new UsageStore(pricing);
     this.views = new UsageViews(this.store, pricing);
-    this.pool = options.pool === undefined ? new ScanPool(2) : options.pool;
+    this.pool = options.pool === undefined ? new ScanPool(Math.min(2, os.availableParallelism())) : options.pool;
     this.identity = { agentDir: ctx.paths.agentDir, instancesDir: ctx.paths.instancesDir };
     this.loader = new UsageLoader({
       ...this.identity,
@@ -168,11 +173,6 @@ export class UsageService {
     return this.persisting;
   }
 
-  /** Starts scan threads ahead of a big scan (the benchmark, so it times scanning, not thread start). */
-  warmWorkers(): void {
-    this.pool?.warm();
-  }
-
   private async answer<T>(freshMs: number, p: UsageParams, build: (q: ViewQuery) => T): Promise<T> {
     await this.ensureData(freshMs);
     const q: ViewQuery = { zone: p.tz ?? (await this.zones.current()), since: p.since ?? null, until: p.until ?? null };
@@ -211,6 +211,8 @@ export class UsageService {
   }
 
   private async scan(): Promise<void> {
+    // Starts on the next turn: a stale read that triggered this answers first.
+    await yieldToLoop();
     this.lastReport = await this.loader.scan();
     this.lastFetch = this.ctx.clock.now();
     this.ctx.events.emit('usage-refreshed', { timestamp: this.lastFetch });
@@ -237,23 +239,37 @@ export class UsageService {
     }
   }
 
-  /** Writes after each scan, one write at a time; a failed write only costs the next start a scan. */
+  /**
+   * Writes after each scan that changed the data, one write at a time, on the next turn so the
+   * readers waiting for this scan are answered first. Rewriting an unchanged cache only to move
+   * its timestamp would cost a full serialisation (and megabytes of disk writes) per minute.
+   * A failed write only costs the next start a scan.
+   */
   private persist(): void {
-    const snapshot = { lastFetch: this.lastFetch!, files: [...this.store.files.values()], seenAnomalies: [...(this.seenAnomalies ?? [])] };
+    if (this.store.version === this.persistedVersion) return;
+    this.persistedVersion = this.store.version;
+    const snapshot = {
+      lastFetch: this.lastFetch!,
+      files: [...this.store.files.values()],
+      kept: this.store.kept(),
+      seenAnomalies: [...(this.seenAnomalies ?? [])],
+    };
     this.persisting = this.persisting
-      .then(() => writeCacheFile(this.ctx.paths.usageCache, snapshot, this.identity))
+      .then(() => yieldToLoop())
+      .then(() => writeCacheFile(this.ctx.paths.usageCache, snapshot, this.identity, this.pricing.tableId))
       .catch((err) => this.ctx.logger.warn(`usage: cannot write the disk cache: ${errorMessage(err)}`));
   }
 
   private async loadDiskCache(): Promise<void> {
     try {
-      const snapshot = await readCacheFile(this.ctx.paths.usageCache, this.identity);
+      const snapshot = await readCacheFile(this.ctx.paths.usageCache, this.identity, this.pricing.tableId);
       if (snapshot === 'missing') return;
       if (snapshot === null) {
         this.ctx.logger.warn('usage: ignoring an unusable disk cache; the next scan rebuilds it');
         return;
       }
-      this.store.restore(snapshot.files);
+      this.store.restore(snapshot.files, snapshot.kept);
+      this.persistedVersion = this.store.version;
       this.lastFetch = snapshot.lastFetch;
       this.seenAnomalies = new Set(snapshot.seenAnomalies);
     } catch (err) {

@@ -20,20 +20,22 @@ export interface FileState {
 
 /**
  * Per-file requests (priced and reduced to per-file winners by the reader) and the global
- * de-duplicated set. Appends and new files merge into the
- * index; a removed, replaced or shrunk file, or a dropped tail line, rebuilds it from all files
- * (a map insert per request, a few milliseconds per hundred thousand).
+ * de-duplicated set. Appends and new files merge into the index; a removed, replaced or shrunk
+ * file, or a dropped tail line, rebuilds it from all files. After a restore from the disk cache
+ * the kept set comes from the cache and the index is built only when the next scan needs it, so
+ * a start-up answer does not wait for a hundred thousand map inserts.
  */
 export class UsageStore {
   readonly files = new Map<string, FileState>();
   /** Bumped on every change, so derived answers know when to recompute. */
   version = 0;
-  private index = new DedupIndex();
+  private index: DedupIndex | null = new DedupIndex();
   private keptRecords: UsageRecord[] | null = null;
 
   constructor(private readonly pricing: Pricing) {}
 
   apply(reads: readonly FileRead[], removed: readonly string[]): void {
+    if (reads.length === 0 && removed.length === 0) return; // nothing changed: answers stay valid
     let rebuild = removed.length > 0;
     const added: UsageRecord[] = [];
     for (const path of removed) this.files.delete(path);
@@ -55,22 +57,31 @@ export class UsageStore {
       });
       added.push(...read.records, ...read.tail);
     }
-    if (rebuild) this.rebuildIndex();
+    if (rebuild || this.index === null) this.rebuildIndex();
     else this.index.addAll(added);
     this.keptRecords = null;
     this.version++;
   }
 
-  /** Restores files read earlier (disk cache): records are priced again, the table may have changed. */
-  restore(states: readonly FileState[]): void {
+  /**
+   * Restores files read earlier (disk cache). `kept` is the cache's de-duplicated set, valid
+   * only when the costs were computed with this price table; otherwise everything is priced again
+   * and de-duplicated again (cost breaks ties).
+   */
+  restore(states: readonly FileState[], kept: UsageRecord[] | null): void {
     this.files.clear();
-    for (const s of states) {
-      for (const r of s.records) r.cost = this.pricing.costOf(r);
-      for (const r of s.tail) r.cost = this.pricing.costOf(r);
-      this.files.set(s.path, s);
+    for (const s of states) this.files.set(s.path, s);
+    if (kept === null) {
+      for (const s of states) {
+        for (const r of s.records) r.cost = this.pricing.costOf(r);
+        for (const r of s.tail) r.cost = this.pricing.costOf(r);
+      }
+      this.rebuildIndex();
+      this.keptRecords = null;
+    } else {
+      this.index = null;
+      this.keptRecords = kept;
     }
-    this.rebuildIndex();
-    this.keptRecords = null;
     this.version++;
   }
 
@@ -81,9 +92,18 @@ export class UsageStore {
     this.version++;
   }
 
-  /** The de-duplicated requests every aggregate starts from. */
+  /** The de-duplicated requests every aggregate starts from, in file order. */
   kept(): UsageRecord[] {
-    return (this.keptRecords ??= this.index.records());
+    if (this.keptRecords === null) {
+      const index = this.index ?? this.rebuildIndex();
+      const kept: UsageRecord[] = [];
+      for (const f of this.files.values()) {
+        for (const r of f.records) if (index.keeps(r)) kept.push(r);
+        for (const r of f.tail) if (index.keeps(r)) kept.push(r);
+      }
+      this.keptRecords = kept;
+    }
+    return this.keptRecords;
   }
 
   malformedLines(): number {
@@ -92,11 +112,13 @@ export class UsageStore {
     return n;
   }
 
-  private rebuildIndex(): void {
-    this.index = new DedupIndex();
+  private rebuildIndex(): DedupIndex {
+    const index = new DedupIndex();
     for (const f of this.files.values()) {
-      this.index.addAll(f.records);
-      this.index.addAll(f.tail);
+      index.addAll(f.records);
+      index.addAll(f.tail);
     }
+    this.index = index;
+    return index;
   }
 }

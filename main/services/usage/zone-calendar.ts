@@ -26,6 +26,12 @@ export class ZoneCalendar {
   private readonly perHour = new Map<number, number>();
 
   constructor(zone: string) {
+    if (zone === 'UTC') {
+      // The common explicit case; creating an ICU formatter costs milliseconds.
+      this.zone = zone;
+      this.format = null;
+      return;
+    }
     const format = new Intl.DateTimeFormat('en-US', {
       timeZone: zone,
       hourCycle: 'h23',

@@ -167,6 +167,26 @@ describe('disk cache', () => {
     expect((await restarted.summary(UTC)).inputTokens).toBe(105);
   });
 
+  it('is rewritten after a scan that changed something, not after one that found nothing new', async () => {
+    h = await usageHarness();
+    await h.append('p/s.jsonl', [line('a', 100)]);
+    await inputOf();
+    await h.service.whenPersisted();
+    const first = await fs.readFile(h.ctx.paths.usageCache, 'utf8');
+    h.clock.advance(FRESH_MS);
+    await inputOf();
+    await h.service.whenIdle();
+    await h.service.whenPersisted();
+    expect(h.events.refreshed).toHaveLength(2);
+    expect(await fs.readFile(h.ctx.paths.usageCache, 'utf8')).toBe(first);
+    await h.append('p/s.jsonl', [line('b', 5)]);
+    h.clock.advance(FRESH_MS);
+    await inputOf();
+    await h.service.whenIdle();
+    await h.service.whenPersisted();
+    expect(JSON.parse(await fs.readFile(h.ctx.paths.usageCache, 'utf8')).lastFetch).toBe(h.clock.now());
+  });
+
   it('a corrupted cache is ignored and rebuilt by the next scan', async () => {
     h = await usageHarness();
     await h.append('p/s.jsonl', [line('a', 100)]);
