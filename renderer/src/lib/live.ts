@@ -104,7 +104,10 @@ export function useLiveReload(events: LiveEvent[], reload: () => void, fallbackM
 
   useEffect(() => {
     if (!visible || live || fallbackMs <= 0) return;
-    const timer = setInterval(() => latest.current(), fallbackMs);
+    // Checked on each tick too: the effect that stops this timer runs a frame after hiding.
+    const timer = setInterval(() => {
+      if (document.visibilityState === 'visible') latest.current();
+    }, fallbackMs);
     return () => clearInterval(timer);
   }, [visible, live, fallbackMs]);
 }
