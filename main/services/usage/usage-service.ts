@@ -186,7 +186,10 @@ export class UsageService {
 
   private async ensureData(freshMs: number): Promise<void> {
     await this.loaded;
-    const age = this.lastFetch === null ? Infinity : this.ctx.clock.now() - this.lastFetch;
+    const now = this.ctx.clock.now();
+    // A lastFetch ahead of the clock (clock set back, a disk cache damaged or written elsewhere)
+    // has no meaningful age: refresh it like a stale cache, or its numbers would freeze until then.
+    const age = this.lastFetch === null ? Infinity : this.lastFetch > now ? freshMs : now - this.lastFetch;
     if (age >= STALE_LIMIT_MS) {
       try {
         await this.sharedScan();
