@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'preact/hooks';
+import { ErrorBoundary } from './components/error-boundary.js';
 import { useAppVersion } from './lib/desktop.js';
 import { href, useRoute } from './lib/router.js';
 import { OverviewPage } from './pages/overview.js';
@@ -67,7 +68,7 @@ export function App() {
         </p>
       </nav>
       <main id="main" ref={main} tabIndex={-1} class="content">
-        {page.render(route.slice(1))}
+        <ErrorBoundary resetKey={route.join('/')}>{page.render(route.slice(1))}</ErrorBoundary>
       </main>
     </div>
   );

@@ -4,6 +4,7 @@ import { formatDuration, formatTime } from '../lib/format.js';
 import { useLiveReload, useNow } from '../lib/live.js';
 import { useAction } from '../lib/use-action.js';
 import { useResource } from '../lib/use-resource.js';
+import { CopyButton } from './copy-button.js';
 import { ErrorNotice, Loading, Notice } from './notice.js';
 import { StatusBadge } from './status-badge.js';
 
@@ -45,6 +46,10 @@ export function ProxyControl(props: { compact?: boolean }) {
       <ErrorNotice error={status.error} context="Proxy status" />
       {s?.running ? (
         <dl class="facts">
+          <dt>Base URL</dt>
+          <dd>
+            <code>http://127.0.0.1:{s.port}</code> <CopyButton text={`http://127.0.0.1:${s.port}`} label="proxy base URL" />
+          </dd>
           <dt>Port</dt>
           <dd>{s.port}</dd>
           <dt>PID</dt>

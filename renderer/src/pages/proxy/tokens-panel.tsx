@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../../api.js';
 import type { Tokens, TokenWriteResult } from '../../api-types.js';
+import { CopyButton } from '../../components/copy-button.js';
 import { ConfirmDialog } from '../../components/dialog.js';
 import { Field } from '../../components/field.js';
 import { ErrorNotice, Loading, Notice } from '../../components/notice.js';
@@ -52,12 +53,14 @@ export function TokensPanel() {
           <dl class="facts facts-wide">
             <dt>API key</dt>
             <dd>
-              <code data-testid="api-key-value">{shown.apiKey.value}</code> <span class="tag">{shown.apiKey.isCustom ? 'custom' : 'default'}</span>
+              <code data-testid="api-key-value">{shown.apiKey.value}</code> <span class="tag">{shown.apiKey.isCustom ? 'custom' : 'default'}</span>{' '}
+              {raw ? <CopyButton text={raw.apiKey.value} label="API key" /> : null}
             </dd>
             <dt>Management secret</dt>
             <dd>
               <code data-testid="secret-value">{shown.managementSecret.value}</code>{' '}
-              <span class="tag">{shown.managementSecret.isCustom ? 'custom' : 'default'}</span>
+              <span class="tag">{shown.managementSecret.isCustom ? 'custom' : 'default'}</span>{' '}
+              {raw ? <CopyButton text={raw.managementSecret.value} label="management secret" /> : null}
             </dd>
           </dl>
         ) : null}
