@@ -1,18 +1,21 @@
 // One measurement of `npm run bench:usage` in its own process, run from the compiled copy
-// (bench/usage-build.ts). Prints one JSON line on stdout.
+// (bench/usage-build.ts). Prints one JSON line on stdout. Modules are imported per mode so a
+// start-up measurement loads only what it measures.
 import fs from 'node:fs';
-import { startSwitchboard } from '../main/api/runtime.js';
-import { ManualClock, systemClock, type Clock } from '../main/infra/clock.js';
-import { silentLogger } from '../main/infra/logger.js';
-import { createPaths } from '../main/infra/paths.js';
-import { AppConfigStore } from '../main/services/app-config/store.js';
-import { AppEvents } from '../main/services/events.js';
-import { UsageService } from '../main/services/usage/usage-service.js';
+import type { Clock } from '../main/infra/clock.js';
+import type { UsageService } from '../main/services/usage/usage-service.js';
 
 const [mode, corpus, home, ...rest] = process.argv.slice(2) as [string, string, string, ...string[]];
 const print = (o: unknown) => process.stdout.write(JSON.stringify(o) + '\n');
 
-function service(clock: Clock): UsageService {
+async function service(clock: Clock): Promise<UsageService> {
+  const [{ createPaths }, { silentLogger }, { AppConfigStore }, { AppEvents }, { UsageService }] = await Promise.all([
+    import('../main/infra/paths.js'),
+    import('../main/infra/logger.js'),
+    import('../main/services/app-config/store.js'),
+    import('../main/services/events.js'),
+    import('../main/services/usage/usage-service.js'),
+  ]);
   const paths = createPaths({ configDir: home, agentDir: corpus });
   const ctx = { paths, clock, logger: silentLogger, events: new AppEvents(), appConfig: new AppConfigStore(paths.appConfig), env: process.env };
   const s = new UsageService(ctx);
@@ -20,9 +23,15 @@ function service(clock: Clock): UsageService {
   return s;
 }
 
+async function startApp() {
+  const [{ startSwitchboard }, { silentLogger }] = await Promise.all([import('../main/api/runtime.js'), import('../main/infra/logger.js')]);
+  return startSwitchboard({ homes: { configDir: home, agentDir: corpus }, port: 0, logger: silentLogger, env: process.env });
+}
+
 if (mode === 'cold') {
   // No disk cache in `home`: the first answer waits for a full scan.
-  const s = service(systemClock);
+  const { systemClock } = await import('../main/infra/clock.js');
+  const s = await service(systemClock);
   const t0 = performance.now();
   const summary = await s.summary({ tz: 'UTC' });
   const scanMs = performance.now() - t0;
@@ -31,12 +40,14 @@ if (mode === 'cold') {
 } else if (mode === 'refresh') {
   // Warm state from the disk cache, then: append 1 MiB, time until the new data is answered.
   const [appendFile, target, runsText] = rest as [string, string, string];
+  const { ManualClock } = await import('../main/infra/clock.js');
   const clock = new ManualClock(Date.now());
-  const s = service(clock);
+  const s = await service(clock);
   const stale = async () => {
     clock.advance(61_000);
     await s.summary({ tz: 'UTC' });
     await s.whenIdle();
+    await s.whenPersisted();
   };
   await stale();
   const chunk = fs.readFileSync(appendFile);
@@ -61,15 +72,24 @@ if (mode === 'cold') {
   }
   print({ runs, bytesRead, rssMiB: process.resourceUsage().maxRSS / 1024 });
   await s.stop();
+} else if (mode === 'startup-service') {
+  // The usage service alone: from its construction to the first answer out of the disk cache.
+  const { systemClock } = await import('../main/infra/clock.js');
+  const t0 = performance.now();
+  const s = await service(systemClock);
+  const t1 = performance.now();
+  await s.summary({ tz: 'UTC' });
+  print({ serviceToAnswerMs: performance.now() - t1, importsMs: t1 - t0 });
+  await s.stop();
 } else if (mode === 'startup') {
   // The whole app, as `switchboard serve` starts it; time from process start to the first answer.
-  const app = await startSwitchboard({ homes: { configDir: home, agentDir: corpus }, port: 0, logger: silentLogger, env: process.env });
+  const app = await startApp();
   const res = await fetch(`${app.url}/api/usage/summary?tz=UTC`);
   const body = (await res.json()) as { totalTokens: number };
   print({ firstAnswerMs: performance.now(), status: res.status, totalTokens: body.totalTokens });
   await app.close();
 } else if (mode === 'serve') {
-  const app = await startSwitchboard({ homes: { configDir: home, agentDir: corpus }, port: 0, logger: silentLogger, env: process.env });
+  const app = await startApp();
   await fetch(`${app.url}/api/usage/summary?tz=UTC`);
   print({ url: app.url });
   process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
