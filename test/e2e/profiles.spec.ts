@@ -110,7 +110,16 @@ test('presets can be added and deleted', async ({ page }) => {
   await form.getByRole('button', { name: 'Add preset' }).click();
   const row = page.getByRole('row', { name: /fast/ });
   await expect(row).toContainText('claude-haiku-4-5');
-  await row.getByRole('button', { name: 'Delete preset fast' }).click();
-  await page.getByRole('dialog', { name: 'Delete preset?' }).getByRole('button', { name: 'Delete' }).click();
+  // Keyboard: Esc closes the confirmation and focus goes back to the button that opened it.
+  const del = row.getByRole('button', { name: 'Delete preset fast' });
+  await del.focus();
+  await page.keyboard.press('Enter');
+  const confirm = page.getByRole('dialog', { name: 'Delete preset?' });
+  await expect(confirm).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(confirm).toBeHidden();
+  await expect(del).toBeFocused();
+  await page.keyboard.press('Enter');
+  await confirm.getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByText('No presets yet.')).toBeVisible();
 });
