@@ -257,12 +257,18 @@ describe('quota route and update check', () => {
   afterAll(() => app?.stop());
   afterEach(() => upstream.allClosed());
 
+  const quotaMessages = {
+    silent: /wham\/usage did not answer within 800 ms$/,
+    'headers-only': /wham\/usage stopped sending its answer: not complete within 800 ms$/,
+    'body-stalls': /wham\/usage stopped sending its answer: not complete within 800 ms$/,
+  };
   for (const mode of ['silent', 'headers-only', 'body-stalls'] as const) {
-    it(`quota, upstream ${mode}: 502 Quota fetch failed within the bound`, async () => {
+    it(`quota, upstream ${mode}: 502 Quota fetch failed within the bound, naming what happened`, async () => {
       upstream.mode = mode;
       const r = await timedFetch(`${app.url}/api/proxy/quota/codex/dev%40example.com`);
       expect(r.status, r.text).toBe(502);
       expect(JSON.parse(r.text).error).toBe('Quota fetch failed');
+      expect(JSON.parse(r.text).message).toMatch(quotaMessages[mode]);
       expect(r.ms).toBeLessThan(LIMIT_MS + SLACK_MS);
       expect(await upstream.allClosed()).toBe(true);
     });

@@ -17,13 +17,23 @@ export function createQuotaHttp(timeoutMs = 10_000): QuotaHttp {
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (err) {
+      if (isTimeout(err)) throw new QuotaFetchError(`${where} did not answer within ${timeoutMs} ms`);
       const cause = (err as { cause?: unknown }).cause;
       throw new QuotaFetchError(`${where} unreachable: ${cause ? errorMessage(cause) : errorMessage(err)}`);
     }
-    const text = await res.text().catch(() => '');
+    let text = '';
+    let cut: unknown;
+    try {
+      text = await res.text();
+    } catch (err) {
+      cut = err; // the timeout (or the peer) ended the body: say so, not "not JSON"
+    }
     if (!res.ok) {
       const hint = res.status === 401 ? ' (the access token was refused; sign in to the provider again)' : '';
       throw new QuotaFetchError(`${where} answered HTTP ${res.status}${hint}${text ? `: ${text.slice(0, 200)}` : ''}`);
+    }
+    if (cut !== undefined) {
+      throw new QuotaFetchError(`${where} stopped sending its answer: ${isTimeout(cut) ? `not complete within ${timeoutMs} ms` : errorMessage(cut)}`);
     }
     try {
       return JSON.parse(text) as unknown;
@@ -31,6 +41,10 @@ export function createQuotaHttp(timeoutMs = 10_000): QuotaHttp {
       throw new QuotaFetchError(`${where} answered with a body that is not JSON`);
     }
   };
+}
+
+function isTimeout(err: unknown): boolean {
+  return err instanceof Error && err.name === 'TimeoutError';
 }
 
 function describe(url: string): string {
