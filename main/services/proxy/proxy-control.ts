@@ -118,9 +118,11 @@ export class ProxyControl {
   /** Reads proxy/config.yaml and the app's proxy section once per start attempt. */
   private prepare(): Promise<Parameters<typeof proxyLaunchSpec>> {
     this.next ??= (async () => {
+      // config.yaml first: when it is broken, that is the cause to report (the tokens step only
+      // logs it, and a missing proxy/config.yaml would otherwise be blamed instead).
+      const section = (await this.ctx.appConfig.read()).config.proxy;
       await this.options.prepareConfig?.();
       const config = await loadProxyConfig(this.ctx.paths.proxyConfig);
-      const section = (await this.ctx.appConfig.read()).config.proxy;
       this.view = {
         host: config.server.host,
         apiKey: config.auth.api_key,

@@ -142,6 +142,23 @@ describe('a corrupted config.yaml', () => {
     });
   }
 
+  it('on a first start (no proxy/config.yaml yet) a proxy start still names config.yaml as the cause', async () => {
+    const fresh = await startTestApp({ before: async ({ home }) => {
+      await fs.mkdir(home, { recursive: true });
+      await fs.writeFile(path.join(home, 'config.yaml'), syntaxError);
+    } });
+    try {
+      const res = await fresh.json('POST', '/api/proxy/proxy-start');
+      expect(res.status).toBe(500);
+      expect(res.body).toEqual({
+        error: 'Failed to start proxy',
+        message: `${path.join(fresh.home, 'config.yaml')}: line ${syntaxLine}, column 13: Nested mappings are not allowed in compact mappings`,
+      });
+    } finally {
+      await fresh.stop();
+    }
+  });
+
   it('a repaired file is picked up without a restart', async () => {
     await fs.writeFile(configFile, OFFLINE_CONFIG_YAML);
     for (const [method, url] of needsConfig.filter(([m]) => m === 'GET')) {
