@@ -123,3 +123,20 @@ test('presets can be added and deleted', async ({ page }) => {
   await confirm.getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByText('No presets yet.')).toBeVisible();
 });
+
+test('a new profile is created from the list, with the API warning about missing fields', async ({ page }) => {
+  await page.goto(`${app.url}/#/profiles`);
+  await page.getByLabel('New profile name').fill('bad name!');
+  await page.getByRole('button', { name: 'Create' }).click();
+  await expect(page.getByLabel('New profile name')).toHaveAttribute('aria-invalid', 'true');
+  await page.getByLabel('New profile name').fill('fresh');
+  await page.getByRole('button', { name: 'Create' }).click();
+  await expect(page.getByRole('heading', { name: 'fresh', level: 2 })).toBeVisible();
+  await expect(page.getByText('This profile has no settings file yet.')).toBeVisible();
+  await page.getByLabel('Value of PROVIDER_MODEL').fill('claude-sonnet-4-5');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Profile created')).toBeVisible();
+  await expect(page.getByRole('alert').filter({ hasText: 'Missing fields will use defaults' })).toContainText('PROVIDER_BASE_URL');
+  await expect(page.getByRole('navigation', { name: 'Pages' })).toBeVisible();
+  await expect(page.locator('.link-list').getByRole('link', { name: /fresh/ })).toHaveAttribute('aria-current', 'page');
+});
