@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type Response } from 'express';
 import { UsageFetchError, UsageRangeError, UsageUnavailableError } from '../services/usage/usage-errors.js';
 import { MAX_HOURLY_DAYS } from '../services/usage/usage-views.js';
 import { E } from './error-texts.js';
@@ -33,7 +33,7 @@ export function createUsageRouter({ services, registry }: RouterDeps): Router {
     summary: 'Token and cost totals, daily average, date range, models used and unpriced models',
     query: usageQuery,
     response: summaryResponse,
-    handler: ({ query }) => answer(() => usage.summary(usageParams(query))),
+    handler: async ({ query, res }) => sendJson(res, await answer(() => usage.summary(usageParams(query)))),
   });
   route({
     method: 'get',
@@ -41,7 +41,7 @@ export function createUsageRouter({ services, registry }: RouterDeps): Router {
     summary: 'One entry per local day with requests, ascending, with a per-model breakdown',
     query: usageQuery,
     response: dailyResponse,
-    handler: async ({ query }) => ({ daily: await answer(() => usage.daily(usageParams(query))) }),
+    handler: async ({ query, res }) => sendJson(res, await answer(() => usage.daily(usageParams(query))), (daily) => ({ daily })),
   });
   route({
     method: 'get',
@@ -49,7 +49,7 @@ export function createUsageRouter({ services, registry }: RouterDeps): Router {
     summary: `Every local hour of the window, quiet hours as zeros (default: the last 24 hours; at most ${MAX_HOURLY_DAYS} days)`,
     query: usageQuery,
     response: hourlyResponse,
-    handler: async ({ query }) => ({ hourly: await answer(() => usage.hourly(usageParams(query))) }),
+    handler: async ({ query, res }) => sendJson(res, await answer(() => usage.hourly(usageParams(query))), (hourly) => ({ hourly })),
   });
   route({
     method: 'get',
@@ -57,7 +57,7 @@ export function createUsageRouter({ services, registry }: RouterDeps): Router {
     summary: 'One entry per local month, ascending',
     query: usageQuery,
     response: monthlyResponse,
-    handler: async ({ query }) => ({ monthly: await answer(() => usage.monthly(usageParams(query))) }),
+    handler: async ({ query, res }) => sendJson(res, await answer(() => usage.monthly(usageParams(query))), (monthly) => ({ monthly })),
   });
   route({
     method: 'get',
@@ -65,7 +65,7 @@ export function createUsageRouter({ services, registry }: RouterDeps): Router {
     summary: 'Per-model totals by cost, with cost share and input/output ratio',
     query: usageQuery,
     response: modelsResponse,
-    handler: ({ query }) => answer(() => usage.models(usageParams(query))),
+    handler: async ({ query, res }) => sendJson(res, await answer(() => usage.models(usageParams(query)))),
   });
   route({
     method: 'get',
@@ -105,6 +105,22 @@ export function createUsageRouter({ services, registry }: RouterDeps): Router {
     handler: () => usage.status(),
   });
   return router;
+}
+
+const serialized = new WeakMap<object, string>();
+
+/**
+ * The service hands out the same memoised object until its data changes, so its JSON text is kept
+ * beside it: a cached endpoint under load then costs a map lookup instead of a stringify.
+ */
+function sendJson<T extends object>(res: Response, answer: T, wrap: (answer: T) => unknown = (a) => a): undefined {
+  let text = serialized.get(answer);
+  if (text === undefined) {
+    text = JSON.stringify(wrap(answer));
+    serialized.set(answer, text);
+  }
+  res.status(200).type('application/json').send(text);
+  return undefined;
 }
 
 /** The service's failures as the spec's statuses: 503 without any cache, 500 otherwise. */
