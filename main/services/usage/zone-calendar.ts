@@ -1,14 +1,26 @@
 import { DAY_MS, HOUR_MS, daysFromCivil } from './timestamp.js';
 
-/** True for names Intl knows (IANA zones, `UTC`); checked before a zone is used for grouping. */
+const knownZones = new Map<string, boolean>();
+
+/**
+ * True for names Intl knows (IANA zones, `UTC`); checked before a zone is used for grouping.
+ * Answers are remembered (a formatter costs tens of microseconds; a query may name a zone on
+ * every request), for a bounded number of names.
+ */
 export function isValidTimeZone(zone: string): boolean {
   if (zone.length === 0 || zone.length > 64) return false;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
+  let known = knownZones.get(zone);
+  if (known === undefined) {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: zone });
+      known = true;
+    } catch {
+      known = false;
+    }
+    if (knownZones.size >= 1000) knownZones.clear();
+    knownZones.set(zone, known);
   }
+  return known;
 }
 
 export function systemTimeZone(): string {
