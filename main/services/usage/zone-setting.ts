@@ -12,6 +12,8 @@ const RECHECK_MS = 5_000;
 export class ZoneSetting {
   private zone: string | null = null;
   private readAt = -Infinity;
+  /** One read at a time: two hundred concurrent requests must not parse config.yaml 200 times. */
+  private reading: Promise<string> | null = null;
   private warned: string | null = null;
 
   constructor(private readonly ctx: ServiceContext) {}
@@ -25,9 +27,13 @@ export class ZoneSetting {
   async current(): Promise<string> {
     const now = this.ctx.clock.now();
     if (this.zone !== null && now - this.readAt < RECHECK_MS && now >= this.readAt) return this.zone;
-    this.zone = await this.read();
+    this.reading ??= this.read().finally(() => {
+      this.reading = null;
+    });
+    const zone = await this.reading;
+    this.zone = zone;
     this.readAt = now;
-    return this.zone;
+    return zone;
   }
 
   private async read(): Promise<string> {
