@@ -45,6 +45,24 @@ test('proxy state arrives over /api/events, with page timers frozen', async ({ p
   await expect(state).toHaveText(/Stopped/, { timeout: 15_000 });
 });
 
+test('a proxy that dies is reported as failed, with the reason, without a reload', async ({ page }) => {
+  await page.goto(`${app.url}/#/proxy/status`);
+  const control = page.getByTestId('proxy-control');
+  await control.getByRole('button', { name: 'Start proxy' }).click();
+  await expect(control.getByTestId('proxy-state')).toHaveText(/Running/, { timeout: 20_000 });
+  const status = (await (await fetch(`${app.url}/api/proxy/proxy-status`)).json()) as { pid: number };
+  process.kill(status.pid, 'SIGKILL');
+  await expect(control.getByTestId('proxy-state')).toHaveText(/Failed/, { timeout: 10_000 });
+  await expect(control.getByRole('alert').filter({ hasText: 'The proxy failed' })).toBeVisible();
+  await page.screenshot({ path: 'test-results/screenshots/proxy-failed.png' });
+  // Starting again clears the notice.
+  await control.getByRole('button', { name: 'Start proxy' }).click();
+  await expect(control.getByTestId('proxy-state')).toHaveText(/Running/, { timeout: 20_000 });
+  await expect(control.getByRole('alert').filter({ hasText: 'The proxy failed' })).toHaveCount(0);
+  await control.getByRole('button', { name: 'Stop proxy' }).click();
+  await expect(control.getByTestId('proxy-state')).toHaveText(/Stopped/, { timeout: 20_000 });
+});
+
 test('without the event stream it polls only while visible', async ({ page }) => {
   await page.route('**/api/events', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":"unavailable"}' }));
   await page.clock.install();

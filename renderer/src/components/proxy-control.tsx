@@ -1,17 +1,18 @@
 import { api } from '../api.js';
 import type { ProxyStatus } from '../api-types.js';
 import { formatDuration, formatTime } from '../lib/format.js';
-import { useLiveReload, useNow } from '../lib/live.js';
+import { useLiveEvent, useLiveReload, useNow } from '../lib/live.js';
+import { useState } from 'preact/hooks';
 import { useAction } from '../lib/use-action.js';
 import { useResource } from '../lib/use-resource.js';
 import { CopyButton } from './copy-button.js';
 import { ErrorNotice, Loading, Notice } from './notice.js';
 import { StatusBadge } from './status-badge.js';
 
-export function proxyBadge(status: ProxyStatus | undefined) {
+export function proxyBadge(status: ProxyStatus | undefined, failed = false) {
   if (!status) return <StatusBadge kind="off" label="Unknown" />;
   if (status.running) return <StatusBadge kind="ok" label="Running" />;
-  if (status.state === 'failed') return <StatusBadge kind="bad" label="Failed" />;
+  if (failed || status.state === 'failed') return <StatusBadge kind="bad" label="Failed" />;
   if (status.state === 'starting') return <StatusBadge kind="warn" label="Starting" />;
   return <StatusBadge kind="off" label="Stopped" />;
 }
@@ -24,8 +25,19 @@ export function ProxyControl(props: { compact?: boolean }) {
   const start = useAction(api.proxyStart);
   const stop = useAction(api.proxyStop);
   const s = status.data;
+  // Status only says "not running"; the event stream also says why (crash, failed start).
+  const [failure, setFailure] = useState<string | null>(null);
+  useLiveEvent('proxy-state', (data) => {
+    const d = data as { state?: string; message?: string } | undefined;
+    if (d?.state === 'failed') {
+      setFailure(d.message ?? 'The proxy stopped unexpectedly.');
+      start.clear();
+    }
+    else if (d?.state === 'running') setFailure(null);
+  });
 
   const onStart = async () => {
+    setFailure(null);
     stop.clear();
     await start.run();
     await status.reload();
@@ -40,7 +52,7 @@ export function ProxyControl(props: { compact?: boolean }) {
     <section class="panel" aria-labelledby="proxy-control-title" data-testid="proxy-control">
       <header class="panel-head">
         <h2 id="proxy-control-title">Proxy</h2>
-        <div data-testid="proxy-state">{s ? proxyBadge(s) : null}</div>
+        <div data-testid="proxy-state">{s ? proxyBadge(s, failure !== null) : null}</div>
       </header>
       {status.loading && !s ? <Loading what="proxy status" /> : null}
       <ErrorNotice error={status.error} context="Proxy status" />
@@ -70,6 +82,11 @@ export function ProxyControl(props: { compact?: boolean }) {
           {stop.busy ? 'Stopping…' : 'Stop proxy'}
         </button>
       </div>
+      {failure ? (
+        <Notice tone="error" title="The proxy failed" onDismiss={() => setFailure(null)}>
+          {failure}
+        </Notice>
+      ) : null}
       <ErrorNotice error={start.error} context="Start" onDismiss={start.clear} />
       <ErrorNotice error={stop.error} context="Stop" onDismiss={stop.clear} />
       {start.result ? (

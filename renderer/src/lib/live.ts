@@ -112,6 +112,20 @@ export function useLiveReload(events: LiveEvent[], reload: () => void, fallbackM
   }, [visible, live, fallbackMs]);
 }
 
+/** Calls `handler` with the payload of each `event` (e.g. a proxy that failed, with its message). */
+export function useLiveEvent(event: LiveEvent, handler: (data: unknown) => void): void {
+  const latest = useRef(handler);
+  latest.current = handler;
+  useEffect(() => {
+    const onEvent: Listener = (name, data) => {
+      if (name === event) latest.current(data);
+    };
+    listeners.add(onEvent);
+    syncWithVisibility();
+    return () => void listeners.delete(onEvent);
+  }, [event]);
+}
+
 /** A clock that ticks every `ms` while visible (countdowns); frozen while hidden. */
 export function useNow(ms = 1000): number {
   const visible = useVisible();
