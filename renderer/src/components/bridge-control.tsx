@@ -1,7 +1,8 @@
 import { api } from '../api.js';
 import type { BridgeStatus } from '../api-types.js';
 import { href } from '../lib/router.js';
-import { useLiveReload } from '../lib/live.js';
+import { useState } from 'preact/hooks';
+import { useLiveEvent, useLiveReload } from '../lib/live.js';
 import { useAction } from '../lib/use-action.js';
 import type { Resource } from '../lib/use-resource.js';
 import { ErrorNotice, Loading, Notice } from './notice.js';
@@ -26,7 +27,17 @@ export function BridgeControl(props: { status: Resource<BridgeStatus>; showLink?
   const start = useAction(api.bridgeStart);
   const stop = useAction(api.bridgeStop);
   const s = status.data;
+  // The status says only whether the daemon runs; the event stream says why it stopped.
+  const [failure, setFailure] = useState<string | null>(null);
+  useLiveEvent('bridge-state', (data) => {
+    const d = data as { state?: string; message?: string } | undefined;
+    if (d?.state === 'failed') {
+      setFailure(d.message ?? 'The bridge daemon stopped unexpectedly.');
+      start.clear();
+    } else if (d?.state === 'running') setFailure(null);
+  });
   const act = async (which: 'start' | 'stop') => {
+    setFailure(null);
     start.clear();
     stop.clear();
     await (which === 'start' ? start.run() : stop.run());
@@ -43,7 +54,7 @@ export function BridgeControl(props: { status: Resource<BridgeStatus>; showLink?
             </>
           )}
         </h2>
-        <div>{s ? bridgeBadge(s) : null}</div>
+        <div>{s ? failure && !s.daemonRunning ? <StatusBadge kind="bad" label="Failed" /> : bridgeBadge(s) : null}</div>
       </header>
       {status.loading && !s ? <Loading what="bridge status" /> : null}
       <ErrorNotice error={status.error} context="Bridge status" />
@@ -80,6 +91,11 @@ export function BridgeControl(props: { status: Resource<BridgeStatus>; showLink?
           {stop.busy ? 'Stopping…' : 'Stop bridge'}
         </button>
       </div>
+      {failure ? (
+        <Notice tone="error" title="The bridge daemon failed" onDismiss={() => setFailure(null)}>
+          {failure}
+        </Notice>
+      ) : null}
       <ErrorNotice error={start.error} context="Start bridge" onDismiss={start.clear} />
       <ErrorNotice error={stop.error} context="Stop bridge" onDismiss={stop.clear} />
       {start.result ? <Notice tone="success" onDismiss={start.clear}>Bridge started on port {start.result.port} (PID {start.result.pid}).</Notice> : null}
