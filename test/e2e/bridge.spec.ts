@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { startApp, watchPage, type App } from './fixtures.js';
+import { freePort, startApp, watchPage, type App } from './fixtures.js';
 
 // A disabled button must fail fast, not wait for the whole test timeout.
 test.use({ actionTimeout: 10_000 });
@@ -8,7 +8,10 @@ let app: App;
 test.beforeAll(async () => {
   app = await startApp();
 });
-test.afterAll(() => app.stop());
+test.afterAll(async () => {
+  await fetch(`${app.url}/api/bridge/daemon/stop`, { method: 'POST' }).catch(() => undefined);
+  await app.stop();
+});
 
 test('the bridge import form shows validation errors on its fields', async ({ page }) => {
   const watch = watchPage(page);
@@ -42,4 +45,32 @@ test('starting a disabled bridge shows the API error verbatim', async ({ page })
   await page.getByTestId('bridge-control').getByRole('button', { name: 'Start bridge' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Start bridge: Bridge is disabled (HTTP 400)' })).toBeVisible();
   expect(watch.errors).toEqual([]);
+});
+
+test('settings enable the bridge; the daemon starts, stops, and a crash shows as failed', async ({ page }) => {
+  test.setTimeout(90_000);
+  const port = await freePort();
+  await page.goto(`${app.url}/#/bridge`);
+  const settings = page.getByRole('form', { name: 'Bridge settings' });
+  await settings.getByLabel('Enabled').check();
+  await settings.getByLabel('Daemon port').fill(String(port));
+  await settings.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByText('Bridge settings saved.')).toBeVisible();
+
+  const control = page.getByTestId('bridge-control');
+  await expect(control).toContainText('Credentials valid');
+  await expect(control.getByText(String(port), { exact: true })).toBeVisible();
+  await control.getByRole('button', { name: 'Start bridge' }).click();
+  await expect(control.getByText(`Bridge started on port ${port}`)).toBeVisible({ timeout: 40_000 });
+  await expect(control.getByText('Running')).toBeVisible();
+
+  await control.getByRole('button', { name: 'Stop bridge' }).click();
+  await expect(control.getByText('Bridge stopped.')).toBeVisible({ timeout: 20_000 });
+
+  await control.getByRole('button', { name: 'Start bridge' }).click();
+  await expect(control.getByText(`Bridge started on port ${port}`)).toBeVisible({ timeout: 40_000 });
+  const { pid } = (await (await fetch(`${app.url}/api/bridge/status`)).json()) as { pid: number };
+  process.kill(pid, 'SIGKILL');
+  await expect(control.getByRole('alert').filter({ hasText: 'The bridge daemon failed' })).toBeVisible({ timeout: 10_000 });
+  await expect(control.locator('.panel-head .badge')).toHaveText(/Failed/);
 });
