@@ -86,7 +86,7 @@ export async function startApp(): Promise<App> {
     await fs.mkdir(path.join(agentDir, 'commands', 'git'), { recursive: true });
     await fs.writeFile(path.join(agentDir, 'commands', 'git', 'commit.md'), '---\ndescription: Write a commit message\n---\n# Commit\n\nWrite a **clear** commit message.\n\n- say why\n- keep it short\n');
     await fs.mkdir(path.join(agentDir, 'agents'), { recursive: true });
-    await fs.writeFile(path.join(agentDir, 'agents', 'reviewer.md'), '# Reviewer\n\nReviews code carefully.\n');
+    await fs.writeFile(path.join(agentDir, 'agents', 'reviewer.md'), '# Reviewer\n\nReviews code carefully.\n\n<script>window.__pwned = 1</script>\n<img alt="logo" src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" onerror="window.__pwned = 2">\n\n[click](javascript:window.__pwned=3)\n');
     await fs.mkdir(path.join(agentDir, 'skills', 'pdf-tools'), { recursive: true });
     await fs.writeFile(path.join(agentDir, 'skills', 'pdf-tools', 'SKILL.md'), '---\ndescription: Work with PDF files\n---\n# PDF tools\n');
     // {config_dir}/shared/<type> are links into the agent data dir (decisions §3).

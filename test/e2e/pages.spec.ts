@@ -93,3 +93,18 @@ test('pages are reachable by keyboard from the navigation', async ({ page }) => 
   await expect(page.getByRole('heading', { level: 1, name: 'Usage' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Usage' })).toHaveAttribute('aria-current', 'page');
 });
+
+test('shared markdown is sanitised before it is shown', async ({ page }) => {
+  const watch = watchPage(page);
+  await page.goto(`${app.url}/#/shared`);
+  await page.getByRole('button', { name: 'Agents' }).click();
+  await page.getByRole('button', { name: /reviewer/ }).click();
+  const doc = page.getByTestId('markdown-viewer').locator('.markdown');
+  await expect(doc).toContainText('Reviews code carefully.');
+  // Raw HTML is shown as text, not markup.
+  await expect(doc.locator('script, img')).toHaveCount(0);
+  await expect(doc).toContainText('<script>window.__pwned = 1</script>');
+  await expect(doc.locator('a[href^="javascript:"]')).toHaveCount(0);
+  expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
+  expect(watch.errors).toEqual([]);
+});
