@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'preact/hooks';
+import icon from '../../resources/icon.png';
 import { ErrorBoundary } from './components/error-boundary.js';
 import { useAppVersion } from './lib/desktop.js';
 import { href, useRoute } from './lib/router.js';
@@ -50,7 +51,7 @@ export function App() {
       </a>
       <nav class="sidebar" aria-label="Pages">
         <div class="brand">
-          <span class="brand-mark" aria-hidden="true">⇄</span> Switchboard
+          <img class="brand-mark" src={icon} alt="" width={22} height={22} /> Switchboard
         </div>
         <ul>
           {PAGES.map((p) => (
