@@ -54,3 +54,27 @@ test('the agent settings editor saves JSON and refuses what is not an object', a
   expect(JSON.parse(await fs.readFile(app.agentSettingsFile, 'utf8'))).toEqual({ model: 'claude-sonnet-4-5' });
   await expect(page.getByRole('region', { name: 'Diagnostics' }).getByRole('definition').nth(1)).toContainText('Present');
 });
+
+test('an outside edit of the agent settings file opens the conflict dialog', async ({ page }) => {
+  const watch = watchPage(page);
+  watch.allow(/PUT \/api\/agent-tool\/settings → 409/);
+  await fs.mkdir(path.dirname(app.agentSettingsFile), { recursive: true });
+  await fs.writeFile(app.agentSettingsFile, '{\n  "model": "first"\n}\n');
+  await page.goto(`${app.url}/#/agent-tool`);
+  const editor = page.getByLabel(app.agentSettingsFile);
+  await expect(editor).toHaveValue(/"first"/);
+  await fs.writeFile(app.agentSettingsFile, '{\n  "model": "outside"\n}\n');
+  const later = new Date(Date.now() + 5_000);
+  await fs.utimes(app.agentSettingsFile, later, later);
+
+  await editor.fill('{\n  "model": "mine"\n}\n');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: /changed on disk/ });
+  await expect(dialog.getByLabel('Version on disk')).toContainText('"outside"');
+  await expect(dialog.getByLabel('Your version (unsaved)')).toContainText('"mine"');
+  await dialog.getByRole('button', { name: 'Overwrite with my version' }).click();
+  await expect(dialog).toBeHidden();
+  expect(JSON.parse(await fs.readFile(app.agentSettingsFile, 'utf8'))).toEqual({ model: 'mine' });
+  expect(watch.errors).toEqual([]);
+  expect(watch.failures).toEqual([]);
+});
