@@ -27,11 +27,11 @@ function withQuery(path: string, query?: Query): string {
 }
 
 async function send(method: string, path: string, body?: unknown, query?: Query): Promise<Response> {
-  const init: RequestInit = { method, headers: { Accept: 'application/json' }, cache: 'no-store' };
-  if (body !== undefined) {
-    init.headers = { ...init.headers, 'Content-Type': 'application/json' };
-    init.body = JSON.stringify(body);
-  }
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  // Every write declares JSON, even without a body: a cross-site form can never send that type.
+  if (method !== 'GET') headers['Content-Type'] = 'application/json';
+  const init: RequestInit = { method, headers, cache: 'no-store' };
+  if (body !== undefined) init.body = JSON.stringify(body);
   let res: Response;
   try {
     res = await fetch(withQuery(path, query), init);
