@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
-import { PROFILE, startApp, watchPage, type App } from './fixtures.js';
+import { expectAccessible, PROFILE, startApp, watchPage, type App } from './fixtures.js';
 
 // A disabled button must fail fast, not wait for the whole test timeout.
 test.use({ actionTimeout: 10_000 });
@@ -82,6 +82,7 @@ test('a save after an outside edit opens the conflict dialog; overwrite and relo
   // Secrets stay hidden in the comparison.
   await expect(dialog).not.toContainText('sk-e2e-secret-value-123');
   await page.screenshot({ path: 'test-results/screenshots/conflict-dialog.png' });
+  await expectAccessible(page, 'conflict dialog');
 
   await dialog.getByRole('button', { name: 'Overwrite with my version' }).click();
   await expect(dialog).toBeHidden();
