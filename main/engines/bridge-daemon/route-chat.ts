@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isAbort, prepareRequest, relayUpstreamError, SSE_HEADERS, type PreparedRequest } from './route-common.js';
+import { isAbort, prepareRequest, relayUpstreamError, type PreparedRequest } from './route-common.js';
+import { SSE_HEADERS } from '../translate/index.js';
 import type { BridgeContext } from './server.js';
 import { postChatCompletion, upstreamTimeoutMs } from './upstream.js';
 import { UpstreamWatchdog } from './upstream-watchdog.js';

@@ -7,7 +7,8 @@ import {
   type OpenAIResponse,
   type SseTranslator,
 } from '../translate/index.js';
-import { isAbort, prepareRequest, relayUpstreamError, SSE_HEADERS, type PreparedRequest } from './route-common.js';
+import { isAbort, prepareRequest, relayUpstreamError, type PreparedRequest } from './route-common.js';
+import { SSE_HEADERS } from '../translate/index.js';
 import type { BridgeContext } from './server.js';
 import { postChatCompletion, upstreamTimeoutMs } from './upstream.js';
 import { UpstreamWatchdog } from './upstream-watchdog.js';

@@ -37,7 +37,7 @@ export {
 } from './errors.js';
 export { OpenAIToAnthropicStream, type OpenAIToAnthropicStreamOptions } from './stream-openai-to-anthropic.js';
 export { AnthropicToOpenAIStream, type AnthropicToOpenAIStreamOptions, type OpenAIStreamFrame } from './stream-anthropic-to-openai.js';
-export { createAnthropicToOpenAISse, createOpenAIToAnthropicSse, encodeAnthropicEvent, encodeOpenAIFrame, type SseTranslator } from './sse.js';
+export { createAnthropicToOpenAISse, createOpenAIToAnthropicSse, encodeAnthropicEvent, encodeOpenAIFrame, SSE_HEADERS, type SseTranslator } from './sse.js';
 export { anthropicStopReason, openAIFinishReason } from './reasons.js';
 export { anthropicUsageFromOpenAI, openAIUsageFromAnthropic } from './usage.js';
 export { stripUnsignedThinking } from './sanitize.js';

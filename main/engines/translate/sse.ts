@@ -5,6 +5,14 @@ import { AnthropicToOpenAIStream, type AnthropicToOpenAIStreamOptions, type Open
 import { OpenAIToAnthropicStream, type OpenAIToAnthropicStreamOptions } from './stream-openai-to-anthropic.js';
 import { parseErrorBody } from './errors.js';
 
+/** Response headers of every event stream the engines send to clients (no proxy buffering). */
+export const SSE_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  connection: 'keep-alive',
+  'x-accel-buffering': 'no',
+} as const;
+
 /** One Anthropic event as SSE text. */
 export function encodeAnthropicEvent(event: AnthropicStreamEvent): string {
   return `event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`;

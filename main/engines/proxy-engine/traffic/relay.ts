@@ -1,12 +1,5 @@
 import type http from 'node:http';
-import type { SseTranslator } from '../../translate/index.js';
-
-export const SSE_HEADERS = {
-  'content-type': 'text/event-stream; charset=utf-8',
-  'cache-control': 'no-cache',
-  connection: 'keep-alive',
-  'x-accel-buffering': 'no',
-} as const;
+import { SSE_HEADERS, type SseTranslator } from '../../translate/index.js';
 
 export type RelayOutcome =
   /** The whole stream reached the client. */
