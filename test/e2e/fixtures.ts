@@ -67,6 +67,9 @@ export async function startApp(): Promise<App> {
         `  update_feed_url: ${upstream.origin}/releases/latest`,
         '  quota_endpoints:',
         ...['agy', 'gemini', 'codex', 'ghcp', 'kiro', 'iflow'].map((p) => `    ${p}: ${upstream.origin}`),
+        // The bridge daemon's catalog too: the fake answers 404 and the built-in list is used.
+        'cursor:',
+        `  upstream_url: ${upstream.origin}`,
         '',
       ].join('\n'),
       { mode: 0o600 },

@@ -24,11 +24,18 @@ export async function serve(prepare?: (dirs: { home: string; agentDir: string })
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await readyUrl(child);
+  let stopping = false;
+  // A server that dies mid-test shows up as "Failed to fetch" in the page; say why here.
+  child.once('exit', (code, signal) => {
+    if (!stopping) console.error(`switchboard serve (pid ${child.pid}) exited unexpectedly: code ${code}, signal ${signal}`);
+  });
   return {
     url,
     home,
     agentDir,
     async stop() {
+      stopping = true;
+      if (child.exitCode !== null || child.signalCode !== null) return void (await fs.rm(root, { recursive: true, force: true }));
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       await exited;
