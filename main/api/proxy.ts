@@ -88,9 +88,11 @@ export function createProxyRouter({ services, registry }: RouterDeps): Router {
     path: '/api/proxy/config.yaml',
     summary: 'proxy/config.yaml as YAML text; its mtime in the X-File-Mtime header',
     responseKind: 'yaml',
+    // The file holds the proxy's API key and management secret in the clear.
+    noStore: true,
     handler: async ({ res }) => {
       const file = await proxy.configFile.read();
-      res.type('application/yaml; charset=utf-8').set({ 'X-File-Mtime': String(file.mtime), 'Cache-Control': 'no-store' }).send(file.content);
+      res.type('application/yaml; charset=utf-8').set({ 'X-File-Mtime': String(file.mtime) }).send(file.content);
     },
   });
 

@@ -107,6 +107,9 @@ describe('GET/PUT /api/proxy/config.yaml', () => {
     expect(text).toBe(await fs.readFile(file(), 'utf8'));
     expect(text).toMatch(/api_key: sk-sb-/);
     expect(Number(res.headers.get('x-file-mtime'))).toBe(Math.floor((await fs.stat(file())).mtimeMs));
+    // It carries the proxy's secrets in the clear: never cached.
+    expect(res.headers.get('cache-control')).toBe('no-store, no-cache, must-revalidate');
+    expect(res.headers.get('pragma')).toBe('no-cache');
   });
 
   it('PUT without content answers 400 Missing required field: content', async () => {
