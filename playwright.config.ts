@@ -5,7 +5,7 @@ export default defineConfig({
   outputDir: 'test-results/e2e',
   timeout: 60_000,
   workers: 1,
-  reporter: process.env.CI ? 'line' : 'list',
+  reporter: process.env.CI ? [['line'], ['json', { outputFile: 'test-results/e2e.json' }]] : 'list',
   use: {
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

@@ -10,5 +10,7 @@ export default defineConfig({
     pool: 'forks',
     // Two cores: files that spawn processes compete; keep parallelism modest and stable.
     maxWorkers: process.env.CI ? 2 : undefined,
+    // CI also keeps a JSON report, from which .ci/run prints one "N passed, N failed" line.
+    reporters: process.env.CI ? ['default', ['json', { outputFile: 'test-results/vitest.json' }]] : ['default'],
   },
 });
