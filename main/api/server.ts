@@ -1,4 +1,4 @@
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler, type Router } from 'express';
 import type { Logger } from '../infra/logger.js';
 import { errorHandler, notFound } from './middleware/errors.js';
 import { hostGuard, originGuard } from './middleware/guards.js';
@@ -27,9 +27,34 @@ export function createApiServer(deps: ApiServerDeps): { app: Express; registry: 
   app.use(originGuard);
   app.use('/api', express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
   const routerDeps: RouterDeps = { services: deps.services, registry, logger: deps.logger };
-  for (const create of areaRouters) app.use(create(routerDeps));
+  for (const create of areaRouters) {
+    const first = registry.routes.length;
+    const router = create(routerDeps);
+    app.use(onlyUnder(areaPrefixes(registry.routes.slice(first).map((r) => r.path)), router));
+  }
   app.use('/api', notFound(registry));
   app.use(createDashboardRouter(deps.rendererDir));
   app.use(errorHandler(deps.logger));
   return { app, registry };
+}
+
+/** `/api/<area>` of each route path: where an area router can match at all. */
+function areaPrefixes(paths: string[]): string[] {
+  return [...new Set(paths.map((p) => p.split('/').slice(0, 3).join('/')))];
+}
+
+/**
+ * Hands a request to an area router only when its path is under one of the area's prefixes.
+ * Express otherwise walks every route of every area in turn, which was a fifth of the CPU time
+ * of a cached read under load.
+ */
+function onlyUnder(prefixes: string[], router: Router): RequestHandler {
+  if (prefixes.length === 0) return router;
+  const handler: RequestHandler = (req, res, next) => {
+    const p = req.path;
+    if (prefixes.some((prefix) => p === prefix || p.startsWith(`${prefix}/`))) router(req, res, next);
+    else next();
+  };
+  // Keep the router's stack visible to tools (and tests) that walk the app's routes.
+  return Object.assign(handler, { stack: router.stack });
 }
