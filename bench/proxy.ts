@@ -3,7 +3,8 @@
 // latency p50/p99 and time to first byte from a sequential keep-alive client (µs precision;
 // direct and proxied rounds alternate so machine load hits both alike), and requests per
 // second from autocannon. BENCH_PROXY_SECONDS (default 10) sets each throughput run,
-// BENCH_PROXY_REQUESTS (default 2000) the latency samples per row.
+// BENCH_PROXY_REQUESTS (default 2000) the latency samples per row. A bare node:http pipe proxy
+// is measured beside them as the ceiling of any Node proxy on the machine.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import http from 'node:http';
@@ -44,20 +45,22 @@ try {
   await startChild(entry.command, [...entry.args, '--config', config], { ...entry.env, WRITABLE_PATH: root, SWITCHBOARD_ENGINE_LOG_LEVEL: 'warn' }, /listening on http:\/\/127\.0\.0\.1:(\d+)/);
 
   const upstream = `http://127.0.0.1:${upstreamPort}`;
+  const pipePort = await startChild(process.execPath, ['bench/pipe-proxy.mjs', upstream], {}, /listening (\d+)/);
   const engine = `http://127.0.0.1:${enginePort}`;
   const json = { 'content-type': 'application/json' };
   const auth = { ...json, authorization: `Bearer ${KEY}` };
-  const pairs: Array<[string, Target, Target, Target]> = [false, true].map((stream) => [
+  const pairs: Array<[string, Target, Target, Target, Target]> = [false, true].map((stream) => [
     stream ? 'streaming' : 'non-streaming',
     { name: 'direct', url: `${upstream}/v1/chat/completions`, body: chatBody(stream), headers: { ...json, authorization: 'Bearer sk-upstream' } },
     { name: 'engine (OpenAI passthrough)', url: `${engine}/v1/chat/completions`, body: chatBody(stream), headers: auth },
     { name: 'engine (Anthropic client, translated)', url: `${engine}/v1/messages`, body: messagesBody(stream), headers: { ...json, 'x-api-key': KEY } },
+    { name: 'ceiling: bare node:http pipe proxy', url: `http://127.0.0.1:${pipePort}/v1/chat/completions`, body: chatBody(stream), headers: { ...json, authorization: 'Bearer sk-upstream' } },
   ]);
 
   const rows: Array<Record<string, string | number>> = [];
   const verdicts: string[] = [];
-  for (const [kind, direct, passthrough, translated] of pairs) {
-    const targets = [direct, passthrough, translated];
+  for (const [kind, direct, passthrough, translated, pipe] of pairs) {
+    const targets = [direct, passthrough, translated, pipe];
     const timings = new Map<Target, { total: number[]; ttfb: number[] }>(targets.map((t) => [t, { total: [], ttfb: [] }]));
     for (const t of targets) await sequential(t, 200); // warm-up: connections, JIT
     for (let round = 0; round < ROUNDS; round++) {
