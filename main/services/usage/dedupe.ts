@@ -22,13 +22,16 @@ export class DedupIndex {
   private readonly byKey = new Map<string, UsageRecord>();
   private readonly unkeyed: UsageRecord[] = [];
 
-  add(record: UsageRecord): void {
+  /** Returns the earlier winner `record` displaced, if any (its file's kept list changes). */
+  add(record: UsageRecord): UsageRecord | null {
     if (record.key === null) {
       this.unkeyed.push(record);
-      return;
+      return null;
     }
     const current = this.byKey.get(record.key);
-    if (current === undefined || isPreferred(record, current)) this.byKey.set(record.key, record);
+    if (current !== undefined && !isPreferred(record, current)) return null;
+    this.byKey.set(record.key, record);
+    return current ?? null;
   }
 
   addAll(records: Iterable<UsageRecord>): void {

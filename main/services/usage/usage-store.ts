@@ -23,7 +23,9 @@ export interface FileState {
  * de-duplicated set. Appends and new files merge into the index; a removed, replaced or shrunk
  * file, or a dropped tail line, rebuilds it from all files. After a restore from the disk cache
  * the kept set comes from the cache and the index is built only when the next scan needs it, so
- * a start-up answer does not wait for a hundred thousand map inserts.
+ * a start-up answer does not wait for a hundred thousand map inserts. Each file's kept requests
+ * are remembered, so after an append only the files it touched are checked against the index again
+ * (an index lookup per request of gigabytes of logs was a third of a refresh).
  */
 export class UsageStore {
   readonly files = new Map<string, FileState>();
@@ -31,6 +33,8 @@ export class UsageStore {
   version = 0;
   private index: DedupIndex | null = new DedupIndex();
   private keptRecords: UsageRecord[] | null = null;
+  /** Per file, its requests the index keeps; valid for the current index, absent = recompute. */
+  private readonly keptByFile = new Map<string, UsageRecord[]>();
 
   constructor(private readonly pricing: Pricing) {}
 
@@ -38,6 +42,7 @@ export class UsageStore {
     if (reads.length === 0 && removed.length === 0) return; // nothing changed: answers stay valid
     let rebuild = removed.length > 0;
     const added: UsageRecord[] = [];
+    const touched = new Set<string>();
     for (const path of removed) this.files.delete(path);
     for (const read of reads) {
       const before = this.files.get(read.path);
@@ -56,9 +61,17 @@ export class UsageStore {
         tailMalformed: read.tailMalformed,
       });
       added.push(...read.records, ...read.tail);
+      touched.add(read.path);
     }
     if (rebuild || this.index === null) this.rebuildIndex();
-    else this.index.addAll(added);
+    else {
+      // A new winner changes the kept list of its own file and of the file whose request it beat.
+      for (const r of added) {
+        const beaten = this.index.add(r);
+        if (beaten !== null) touched.add(beaten.file);
+      }
+      for (const path of touched) this.keptByFile.delete(path);
+    }
     this.keptRecords = null;
     this.version++;
   }
@@ -70,6 +83,7 @@ export class UsageStore {
    */
   restore(states: readonly FileState[], kept: UsageRecord[] | null): void {
     this.files.clear();
+    this.keptByFile.clear();
     for (const s of states) this.files.set(s.path, s);
     if (kept === null) {
       for (const s of states) {
@@ -87,6 +101,7 @@ export class UsageStore {
 
   clear(): void {
     this.files.clear();
+    this.keptByFile.clear();
     this.index = new DedupIndex();
     this.keptRecords = null;
     this.version++;
@@ -98,8 +113,14 @@ export class UsageStore {
       const index = this.index ?? this.rebuildIndex();
       const kept: UsageRecord[] = [];
       for (const f of this.files.values()) {
-        for (const r of f.records) if (index.keeps(r)) kept.push(r);
-        for (const r of f.tail) if (index.keeps(r)) kept.push(r);
+        let mine = this.keptByFile.get(f.path);
+        if (mine === undefined) {
+          mine = [];
+          for (const r of f.records) if (index.keeps(r)) mine.push(r);
+          for (const r of f.tail) if (index.keeps(r)) mine.push(r);
+          this.keptByFile.set(f.path, mine);
+        }
+        for (const r of mine) kept.push(r);
       }
       this.keptRecords = kept;
     }
@@ -113,6 +134,7 @@ export class UsageStore {
   }
 
   private rebuildIndex(): DedupIndex {
+    this.keptByFile.clear();
     const index = new DedupIndex();
     for (const f of this.files.values()) {
       index.addAll(f.records);

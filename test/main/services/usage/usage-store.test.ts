@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { dedupe } from '../../../../main/services/usage/dedupe.js';
+import { parseUsageLine } from '../../../../main/services/usage/parse-line.js';
+import { Pricing } from '../../../../main/services/usage/pricing.js';
+import { toUsageRecord } from '../../../../main/services/usage/record.js';
+import type { FileRead } from '../../../../main/services/usage/scan-file.js';
+import type { ParsedUsage } from '../../../../main/services/usage/types.js';
+import { UsageStore } from '../../../../main/services/usage/usage-store.js';
+import { assistantLine, type LineOptions } from '../../../fixtures/usage/lines.js';
+
+/** A read of `lines` from `start` (0 = the whole file), as the scanner reports it. */
+function read(file: string, lines: LineOptions[], start = 0): FileRead {
+  let offset = start;
+  const records = lines.map((o) => {
+    const text = assistantLine(o);
+    const record = toUsageRecord(parseUsageLine(text) as ParsedUsage, file, offset);
+    offset += text.length + 1;
+    return record;
+  });
+  return { path: file, size: offset, mtimeMs: offset, ino: 1, start, offset, records, tail: [], malformed: 0, tailMalformed: 0, fingerprint: '' };
+}
+
+const outputs = (store: UsageStore) => store.kept().map((r) => `${r.file}:${r.outputTokens}`);
+
+describe('UsageStore kept set after appends', () => {
+  it('drops a kept request of an untouched file when an append to another file beats it', () => {
+    const store = new UsageStore(new Pricing());
+    const a = read('/a.jsonl', [{ msg: 'm', req: 'r', output: 5 }, { msg: 'x', req: 'r', output: 1 }]);
+    const b = read('/b.jsonl', [{ msg: 'y', req: 'r', output: 2 }]);
+    store.apply([a, b], []);
+    expect(outputs(store)).toEqual(['/a.jsonl:5', '/a.jsonl:1', '/b.jsonl:2']);
+    // b grows: the same request as a's first line, with more tokens, and a new one
+    const grown = read('/b.jsonl', [{ msg: 'm', req: 'r', output: 9 }, { msg: 'z', req: 'r', output: 3 }], b.offset);
+    store.apply([grown], []);
+    expect(outputs(store)).toEqual(['/a.jsonl:1', '/b.jsonl:2', '/b.jsonl:9', '/b.jsonl:3']);
+    // the same set a full de-duplication of every file's requests gives
+    const all = [...store.files.values()].flatMap((f) => [...f.records, ...f.tail]);
+    expect(new Set(store.kept())).toEqual(new Set(dedupe(all)));
+  });
+
+  it('keeps the earlier winner when the appended duplicate loses', () => {
+    const store = new UsageStore(new Pricing());
+    const a = read('/a.jsonl', [{ msg: 'm', req: 'r', output: 5 }]);
+    const b = read('/b.jsonl', [{ msg: 'y', req: 'r', output: 2 }]);
+    store.apply([a, b], []);
+    expect(outputs(store)).toEqual(['/a.jsonl:5', '/b.jsonl:2']);
+    store.apply([read('/b.jsonl', [{ msg: 'm', req: 'r', output: 4 }], b.offset)], []);
+    expect(outputs(store)).toEqual(['/a.jsonl:5', '/b.jsonl:2']);
+  });
+});
