@@ -1,6 +1,6 @@
 import type { UsageSlice } from './slice.js';
 import { addRecord, addTotals, emptyTotals, listedModel, sortedNames } from './totals.js';
-import type { Totals } from './types.js';
+import type { Totals, UsageRecord } from './types.js';
 import { dayLabel } from './zone-calendar.js';
 
 export interface ModelShare {
@@ -19,22 +19,49 @@ export interface MonthlyEntry extends Totals {
   month: string;
 }
 
+/** One local day's sums while they are being added up. */
+export interface DayBucket {
+  totals: Totals;
+  models: Map<string, ModelShare>;
+}
+
 /** One row per local day that has a request (zero-token days too, as ccusage lists them), ascending. */
 export function dailyEntries(slice: UsageSlice): DailyEntry[] {
-  const byDay = new Map<number, { totals: Totals; models: Map<string, ModelShare> }>();
-  slice.records.forEach((r, i) => {
-    const day = slice.days[i]!;
-    let bucket = byDay.get(day);
-    if (!bucket) byDay.set(day, (bucket = { totals: emptyTotals(), models: new Map() }));
-    addRecord(bucket.totals, r);
-    const model = listedModel(r);
-    if (model === null) return;
-    let share = bucket.models.get(model);
-    if (!share) bucket.models.set(model, (share = { inputTokens: 0, outputTokens: 0, cost: 0 }));
-    share.inputTokens += r.inputTokens;
-    share.outputTokens += r.outputTokens;
-    share.cost += r.cost;
-  });
+  const byDay = new Map<number, DayBucket>();
+  slice.records.forEach((r, i) => addToDays(byDay, slice.days[i]!, r));
+  return entriesOf(byDay);
+}
+
+export function addToDays(byDay: Map<number, DayBucket>, day: number, r: UsageRecord): void {
+  let bucket = byDay.get(day);
+  if (!bucket) byDay.set(day, (bucket = { totals: emptyTotals(), models: new Map() }));
+  addRecord(bucket.totals, r);
+  const model = listedModel(r);
+  if (model === null) return;
+  let share = bucket.models.get(model);
+  if (!share) bucket.models.set(model, (share = { inputTokens: 0, outputTokens: 0, cost: 0 }));
+  share.inputTokens += r.inputTokens;
+  share.outputTokens += r.outputTokens;
+  share.cost += r.cost;
+}
+
+/** Adds `from`'s days into `into` (fresh objects: `from` stays as it was). */
+export function mergeDays(into: Map<number, DayBucket>, from: ReadonlyMap<number, DayBucket>): void {
+  for (const [day, b] of from) {
+    let bucket = into.get(day);
+    if (!bucket) into.set(day, (bucket = { totals: emptyTotals(), models: new Map() }));
+    addTotals(bucket.totals, b.totals);
+    for (const [model, s] of b.models) {
+      let share = bucket.models.get(model);
+      if (!share) bucket.models.set(model, (share = { inputTokens: 0, outputTokens: 0, cost: 0 }));
+      share.inputTokens += s.inputTokens;
+      share.outputTokens += s.outputTokens;
+      share.cost += s.cost;
+    }
+  }
+}
+
+export function entriesOf(byDay: ReadonlyMap<number, DayBucket>): DailyEntry[] {
   return [...byDay.entries()]
     .sort((a, b) => a[0] - b[0])
     .map(([day, { totals, models }]) => {

@@ -95,6 +95,14 @@ export class UsageStore {
     } else {
       this.index = null;
       this.keptRecords = kept;
+      // The cache lists the kept requests file by file, in the order of `states`.
+      for (const s of states) this.keptByFile.set(s.path, []);
+      let file = '';
+      let mine: UsageRecord[] = [];
+      for (const r of kept) {
+        if (r.file !== file) mine = this.keptByFile.get((file = r.file)) ?? [];
+        mine.push(r);
+      }
     }
     this.version++;
   }
@@ -110,21 +118,31 @@ export class UsageStore {
   /** The de-duplicated requests every aggregate starts from, in file order. */
   kept(): UsageRecord[] {
     if (this.keptRecords === null) {
-      const index = this.index ?? this.rebuildIndex();
       const kept: UsageRecord[] = [];
-      for (const f of this.files.values()) {
-        let mine = this.keptByFile.get(f.path);
-        if (mine === undefined) {
-          mine = [];
-          for (const r of f.records) if (index.keeps(r)) mine.push(r);
-          for (const r of f.tail) if (index.keeps(r)) mine.push(r);
-          this.keptByFile.set(f.path, mine);
-        }
-        for (const r of mine) kept.push(r);
-      }
+      for (const mine of this.keptGroups()) for (const r of mine) kept.push(r);
       this.keptRecords = kept;
     }
     return this.keptRecords;
+  }
+
+  /**
+   * The kept requests of each file, in file order. A file's list is the same array until the file
+   * or the winner of one of its requests changes, so aggregates can be remembered per list.
+   */
+  keptGroups(): UsageRecord[][] {
+    const groups: UsageRecord[][] = [];
+    for (const f of this.files.values()) {
+      let mine = this.keptByFile.get(f.path);
+      if (mine === undefined) {
+        const index = this.index ?? this.rebuildIndex();
+        mine = [];
+        for (const r of f.records) if (index.keeps(r)) mine.push(r);
+        for (const r of f.tail) if (index.keeps(r)) mine.push(r);
+        this.keptByFile.set(f.path, mine);
+      }
+      groups.push(mine);
+    }
+    return groups;
   }
 
   malformedLines(): number {

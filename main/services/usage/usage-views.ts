@@ -1,5 +1,6 @@
 import { detectAnomalies, THRESHOLDS, type Anomaly } from './anomalies.js';
-import { dailyEntries, monthlyEntries, type DailyEntry, type MonthlyEntry } from './daily.js';
+import { DailyByFile } from './daily-by-file.js';
+import { monthlyEntries, type DailyEntry, type MonthlyEntry } from './daily.js';
 import { hourlyEntries, type HourlyEntry } from './hourly.js';
 import { modelEntries, type ModelEntry } from './models.js';
 import type { Pricing } from './pricing.js';
@@ -20,7 +21,8 @@ export interface ViewQuery {
 export const MAX_HOURLY_DAYS = 31;
 
 interface View {
-  slice: UsageSlice;
+  /** Built only for the answers that need every request (models, sessions). */
+  slice?: UsageSlice;
   daily?: DailyEntry[];
   summary?: UsageSummary;
   monthly?: MonthlyEntry[];
@@ -33,13 +35,15 @@ const MAX_VIEWS = 64;
 
 /**
  * Answers built from the store's kept requests, memoised per (zone, window) until the store
- * changes: a cached endpoint costs a map lookup, and one window's slice feeds every endpoint.
+ * changes: a cached endpoint costs a map lookup. Daily rows (and summary, monthly, insights from
+ * them) are summed per file and kept per file across changes; models and sessions share one slice.
  */
 export class UsageViews {
   private views = new Map<string, View>();
   private hours = new Map<string, HourlyEntry[]>();
   private calendars = new Map<string, ZoneCalendar>();
   private version = -1;
+  private readonly dailyByFile = new DailyByFile();
 
   constructor(
     private readonly store: UsageStore,
@@ -53,7 +57,7 @@ export class UsageViews {
 
   daily(q: ViewQuery): DailyEntry[] {
     const v = this.view(q);
-    return (v.daily ??= dailyEntries(v.slice));
+    return (v.daily ??= this.dailyByFile.daily(this.store.keptGroups(), this.calendar(q.zone), q));
   }
 
   monthly(q: ViewQuery): MonthlyEntry[] {
@@ -63,12 +67,12 @@ export class UsageViews {
 
   models(q: ViewQuery): { models: ModelEntry[]; totalCost: number } {
     const v = this.view(q);
-    return (v.models ??= modelEntries(v.slice));
+    return (v.models ??= modelEntries(this.slice(v, q)));
   }
 
   sessions(q: ViewQuery): SessionEntry[] {
     const v = this.view(q);
-    return (v.sessions ??= sessionEntries(v.slice));
+    return (v.sessions ??= sessionEntries(this.slice(v, q)));
   }
 
   insights(q: ViewQuery): { anomalies: Anomaly[]; thresholds: typeof THRESHOLDS } {
@@ -117,10 +121,14 @@ export class UsageViews {
     let v = this.views.get(key);
     if (!v) {
       if (this.views.size >= MAX_VIEWS) this.views.clear();
-      v = { slice: sliceByWindow(this.store.kept(), this.calendar(q.zone), q) };
+      v = {};
       this.views.set(key, v);
     }
     return v;
+  }
+
+  private slice(v: View, q: ViewQuery): UsageSlice {
+    return (v.slice ??= sliceByWindow(this.store.kept(), this.calendar(q.zone), q));
   }
 
   private calendar(zone: string): ZoneCalendar {

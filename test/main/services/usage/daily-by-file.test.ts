@@ -1,0 +1,52 @@
+import { describe, expect, it, vi } from 'vitest';
+import { DailyByFile } from '../../../../main/services/usage/daily-by-file.js';
+import { dailyEntries } from '../../../../main/services/usage/daily.js';
+import { sliceByWindow } from '../../../../main/services/usage/slice.js';
+import { ZoneCalendar, parseCompactDate } from '../../../../main/services/usage/zone-calendar.js';
+import { usageRecord } from '../../../fixtures/usage/lines.js';
+
+const SONNET = 'claude-sonnet-4-5-20250929';
+const OPUS = 'claude-opus-4-1-20250805';
+
+// Costs are binary fractions, so per-file and per-request sums are equal to the bit.
+const a = [
+  usageRecord({ ts: '2025-11-03T10:00:00Z', model: SONNET, inputTokens: 100, outputTokens: 50, cacheReadTokens: 2000, cost: 1.5, file: '/a.jsonl' }),
+  usageRecord({ ts: '2025-11-04T03:30:00Z', model: OPUS, inputTokens: 10, outputTokens: 200, cost: 3, file: '/a.jsonl' }),
+];
+const b = [
+  usageRecord({ ts: '2025-11-03T23:30:00Z', model: SONNET, inputTokens: 1, outputTokens: 1, cacheWrite1hTokens: 400, cost: 0.25, file: '/b.jsonl' }),
+  usageRecord({ ts: '2025-11-05T01:00:00Z', model: '<synthetic>', file: '/b.jsonl' }),
+];
+
+const window = (since: string | null, until: string | null) => ({
+  since: since === null ? null : parseCompactDate(since),
+  until: until === null ? null : parseCompactDate(until),
+});
+
+describe('daily rows summed per file', () => {
+  it.each([
+    ['UTC', null, null],
+    ['America/New_York', null, null],
+    ['Asia/Tokyo', '20251104', '20251104'],
+    ['UTC', '20251104', null],
+  ])('equal the request-by-request rows in %s, window %s–%s', (zone, since, until) => {
+    const cal = new ZoneCalendar(zone);
+    const w = window(since, until);
+    expect(new DailyByFile().daily([a, b], cal, w)).toEqual(dailyEntries(sliceByWindow([...a, ...b], cal, w)));
+  });
+
+  it('adds up again only the files whose kept list changed', () => {
+    const cal = new ZoneCalendar('UTC');
+    const byFile = new DailyByFile();
+    const all = window(null, null);
+    byFile.daily([a, b], cal, all);
+    const grownB = [...b, usageRecord({ ts: '2025-11-05T02:00:00Z', model: OPUS, inputTokens: 7, outputTokens: 3, cost: 0.5, file: '/b.jsonl' })];
+    const dayOf = vi.spyOn(cal, 'dayOf');
+    const rows = byFile.daily([a, grownB], cal, all);
+    expect(dayOf).toHaveBeenCalledTimes(grownB.length);
+    expect(rows).toEqual(dailyEntries(sliceByWindow([...a, ...grownB], cal, all)));
+    expect(rows.at(-1)).toMatchObject({ date: '2025-11-05', inputTokens: 7, outputTokens: 3, cost: 0.5, modelsUsed: [OPUS] });
+    // an earlier answer is not changed by a later merge
+    expect(byFile.daily([a, b], cal, all)).toEqual(dailyEntries(sliceByWindow([...a, ...b], cal, all)));
+  });
+});
