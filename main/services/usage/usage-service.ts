@@ -217,6 +217,8 @@ export class UsageService {
     // Starts on the next turn: a stale read that triggered this answers first.
     await yieldToLoop();
     this.lastReport = await this.loader.scan();
+    // Once per start, after a scan that changed nothing: the index a disk-cache start skipped.
+    this.store.warmIndex();
     this.lastFetch = this.ctx.clock.now();
     this.ctx.events.emit('usage-refreshed', { timestamp: this.lastFetch });
     await this.announceAnomalies();

@@ -145,6 +145,32 @@ export class UsageStore {
     return groups;
   }
 
+  /**
+   * Builds the index a restore from the disk cache skipped. Run after a scan that found nothing
+   * new (off the answer path), so the first append after a start merges into an index instead of
+   * waiting for all of it to be built. The cache's kept lists are checked against the index; equal
+   * lists stay the same arrays, so sums remembered per list stay valid.
+   */
+  warmIndex(): void {
+    if (this.index !== null) return;
+    const before = new Map(this.keptByFile);
+    const index = this.rebuildIndex();
+    let changed = false;
+    for (const f of this.files.values()) {
+      const mine: UsageRecord[] = [];
+      for (const r of f.records) if (index.keeps(r)) mine.push(r);
+      for (const r of f.tail) if (index.keeps(r)) mine.push(r);
+      const old = before.get(f.path);
+      const same = old !== undefined && old.length === mine.length && old.every((r, i) => r === mine[i]);
+      if (!same) changed = true;
+      this.keptByFile.set(f.path, same ? old : mine);
+    }
+    if (changed) {
+      this.keptRecords = null;
+      this.version++;
+    }
+  }
+
   malformedLines(): number {
     let n = 0;
     for (const f of this.files.values()) n += f.malformed + f.tailMalformed;

@@ -48,3 +48,36 @@ describe('UsageStore kept set after appends', () => {
     expect(outputs(store)).toEqual(['/a.jsonl:5', '/b.jsonl:2']);
   });
 });
+
+describe('UsageStore after a restore from the disk cache', () => {
+  const states = () => {
+    const a = read('/a.jsonl', [{ msg: 'm', req: 'r', output: 5 }, { msg: 'x', req: 'r', output: 1 }]);
+    const b = read('/b.jsonl', [{ msg: 'm', req: 'r', output: 2 }]);
+    return [a, b].map(({ start: _start, ...f }) => f);
+  };
+
+  it('builds the skipped index when warmed, keeping the same kept lists when the cache was right', () => {
+    const store = new UsageStore(new Pricing());
+    const files = states();
+    store.restore(files, [files[0]!.records[0]!, files[0]!.records[1]!]);
+    const groups = store.keptGroups();
+    const version = store.version;
+    store.warmIndex();
+    expect(store.keptGroups()).toEqual(groups);
+    store.keptGroups().forEach((g, i) => expect(g).toBe(groups[i]));
+    expect(store.version).toBe(version);
+    // the index is there: an append merges into it
+    store.apply([read('/b.jsonl', [{ msg: 'm', req: 'r', output: 9 }], files[1]!.offset)], []);
+    expect(outputs(store)).toEqual(['/a.jsonl:1', '/b.jsonl:9']);
+  });
+
+  it('corrects a kept set the cache got wrong when warmed', () => {
+    const store = new UsageStore(new Pricing());
+    const files = states();
+    store.restore(files, [files[0]!.records[1]!, files[1]!.records[0]!]); // b's 2 does not beat a's 5
+    const version = store.version;
+    store.warmIndex();
+    expect(outputs(store)).toEqual(['/a.jsonl:5', '/a.jsonl:1']);
+    expect(store.version).toBe(version + 1);
+  });
+});
