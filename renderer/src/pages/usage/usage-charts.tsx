@@ -64,62 +64,92 @@ function withIdleDays(daily: DailyEntry[]): Array<TokenCounts & { date: string }
   return daily;
 }
 
-export function DailyChart(props: { daily: DailyEntry[] }) {
-  const filled = useMemo(() => withIdleDays(props.daily), [props.daily]);
-  const labels = useMemo(() => filled.map((d) => d.date.slice(5)), [filled]);
-  const series = useMemo(() => tokenSeries(filled, true), [filled]);
-  if (props.daily.length === 0) return <Empty>No daily usage in this period.</Empty>;
-  const columns: Column<DailyEntry>[] = [{ key: 'date', label: 'Date', render: (r) => r.date }, ...tokenColumns<DailyEntry>()];
+interface TokenChartProps<R extends TokenCounts> {
+  id: string;
+  title: string;
+  /** Caption of the table view, and the start of the chart's text summary. */
+  caption: string;
+  summary: string;
+  rows: R[];
+  /** What the chart draws, when it differs from the table's rows (idle days filled in). */
+  chartRows?: TokenCounts[];
+  labels: string[];
+  /** The first column: the row's date, hour or month. */
+  keyColumn: { key: string; label: string; of: (r: R) => string };
+  testId: string;
+  empty?: string;
+}
+
+/** A stacked token chart with a cost line, and its table view with totals. */
+function TokenChart<R extends TokenCounts>(props: TokenChartProps<R>) {
+  const chartRows = props.chartRows ?? props.rows;
+  const series = useMemo(() => tokenSeries(chartRows, true), [chartRows]);
+  if (props.empty && props.rows.length === 0) return <Empty>{props.empty}</Empty>;
+  const { keyColumn } = props;
+  const columns: Column<R>[] = [{ key: keyColumn.key, label: keyColumn.label, render: keyColumn.of }, ...tokenColumns<R>()];
   return (
     <ChartPanel
-      id="chart-daily"
-      title="Daily tokens and cost"
+      id={props.id}
+      title={props.title}
       kind="bar"
-      labels={labels}
+      labels={props.labels}
       series={series}
       yTitle="tokens"
       y2Title="USD"
-      summary={summaryText('Daily usage', props.daily)}
-      table={<DataTable caption="Daily usage" captionHidden columns={columns} rows={props.daily} rowKey={(r) => r.date} footer={['Total', ...totalsRow(props.daily)]} testId="table-daily" />}
+      summary={summaryText(props.summary, props.rows)}
+      table={<DataTable caption={props.caption} captionHidden columns={columns} rows={props.rows} rowKey={keyColumn.of} footer={['Total', ...totalsRow(props.rows)]} testId={props.testId} />}
+    />
+  );
+}
+
+export function DailyChart(props: { daily: DailyEntry[] }) {
+  const filled = useMemo(() => withIdleDays(props.daily), [props.daily]);
+  const labels = useMemo(() => filled.map((d) => d.date.slice(5)), [filled]);
+  return (
+    <TokenChart
+      id="chart-daily"
+      title="Daily tokens and cost"
+      caption="Daily usage"
+      summary="Daily usage"
+      rows={props.daily}
+      chartRows={filled}
+      labels={labels}
+      keyColumn={{ key: 'date', label: 'Date', of: (r) => r.date }}
+      testId="table-daily"
+      empty="No daily usage in this period."
     />
   );
 }
 
 export function HourlyChart(props: { hourly: HourlyEntry[]; zone: string }) {
   const labels = useMemo(() => props.hourly.map((h) => h.hour.slice(11, 13) + 'h'), [props.hourly]);
-  const series = useMemo(() => tokenSeries(props.hourly, true), [props.hourly]);
-  const columns: Column<HourlyEntry>[] = [{ key: 'hour', label: 'Hour', render: (r) => r.hour }, ...tokenColumns<HourlyEntry>()];
   return (
-    <ChartPanel
+    <TokenChart
       id="chart-hourly"
       title={`Last 24 hours (${props.zone})`}
-      kind="bar"
+      caption="Hourly usage"
+      summary="Hourly usage, last 24 hours"
+      rows={props.hourly}
       labels={labels}
-      series={series}
-      yTitle="tokens"
-      y2Title="USD"
-      summary={summaryText('Hourly usage, last 24 hours', props.hourly)}
-      table={<DataTable caption="Hourly usage" captionHidden columns={columns} rows={props.hourly} rowKey={(r) => r.hour} footer={['Total', ...totalsRow(props.hourly)]} testId="table-hourly" />}
+      keyColumn={{ key: 'hour', label: 'Hour', of: (r) => r.hour }}
+      testId="table-hourly"
     />
   );
 }
 
 export function MonthlyChart(props: { monthly: MonthlyEntry[] }) {
   const labels = useMemo(() => props.monthly.map((m) => m.month), [props.monthly]);
-  const series = useMemo(() => tokenSeries(props.monthly, true), [props.monthly]);
-  if (props.monthly.length === 0) return <Empty>No monthly usage in this period.</Empty>;
-  const columns: Column<MonthlyEntry>[] = [{ key: 'month', label: 'Month', render: (r) => r.month }, ...tokenColumns<MonthlyEntry>()];
   return (
-    <ChartPanel
+    <TokenChart
       id="chart-monthly"
       title="Monthly"
-      kind="bar"
+      caption="Monthly usage"
+      summary="Monthly usage"
+      rows={props.monthly}
       labels={labels}
-      series={series}
-      yTitle="tokens"
-      y2Title="USD"
-      summary={summaryText('Monthly usage', props.monthly)}
-      table={<DataTable caption="Monthly usage" captionHidden columns={columns} rows={props.monthly} rowKey={(r) => r.month} footer={['Total', ...totalsRow(props.monthly)]} testId="table-monthly" />}
+      keyColumn={{ key: 'month', label: 'Month', of: (r) => r.month }}
+      testId="table-monthly"
+      empty="No monthly usage in this period."
     />
   );
 }
