@@ -1,7 +1,5 @@
-/** What one transcript line says about one API request, before de-duplication (decisions §5). */
-export interface ParsedUsage {
-  messageId: string | null;
-  requestId: string | null;
+/** The counts and billing flags of one request, as a line reports them and a record keeps them. */
+export interface RequestUsage {
   /** Milliseconds since the epoch. */
   timestamp: number;
   /** As logged; null when the line names no model. */
@@ -14,24 +12,21 @@ export interface ParsedUsage {
   sidechain: boolean;
   /** `usage.speed === "fast"`: some models bill a multiple of the list price. */
   fast: boolean;
+}
+
+/** What one transcript line says about one API request, before de-duplication (decisions §5). */
+export interface ParsedUsage extends RequestUsage {
+  messageId: string | null;
+  requestId: string | null;
   sessionId: string | null;
   cwd: string | null;
   version: string | null;
 }
 
 /** A parsed line placed in its file: the unit that de-duplication and every aggregate work on. */
-export interface UsageRecord {
+export interface UsageRecord extends RequestUsage {
   /** De-duplication key; null for lines without `message.id`, which are never merged. */
   key: string | null;
-  timestamp: number;
-  model: string | null;
-  inputTokens: number;
-  outputTokens: number;
-  cacheWrite5mTokens: number;
-  cacheWrite1hTokens: number;
-  cacheReadTokens: number;
-  sidechain: boolean;
-  fast: boolean;
   sessionId: string;
   projectPath: string | null;
   version: string | null;
