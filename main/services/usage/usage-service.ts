@@ -45,6 +45,10 @@ export interface UsageServiceOptions {
 export const FRESH_MS = 60_000;
 export const MONTHLY_FRESH_MS = 300_000;
 export const STALE_LIMIT_MS = 7 * 24 * 3_600_000;
+const QUARTER_HOUR_MS = 900_000;
+
+/** The answers `reuse` can speak for. */
+export type AnswerKind = 'summary' | 'daily' | 'hourly' | 'monthly' | 'models' | 'insights' | 'sessions';
 
 /**
  * Usage analytics behind the API: the cache states of spec section 3 on top of an incremental
@@ -206,6 +210,34 @@ export class UsageService {
       this.inflight = null;
     });
     return this.inflight;
+  }
+
+  /**
+   * Changes whenever an answer could change: new data, a refresh, the default zone. An answer
+   * given while this stayed the same is the service's answer for as long as `reuse` allows.
+   */
+  answersStamp(): string {
+    return `${this.store.version}:${this.zones.epoch}`;
+  }
+
+  /**
+   * How long the answer just given for `kind` and `p` stays exactly what the service would answer
+   * again, so a caller may hand out the same bytes without asking: while the data is fresh (a stale
+   * read must reach the service, which starts the background refresh), while the default zone is
+   * not re-read when `p` names none, and within the current quarter hour for hourly answers (their
+   * default window follows the clock; every zone's hours start on a UTC quarter hour). `lasting`
+   * says the answer depends on nothing but the data, so it still holds after a restart that
+   * restores the same data. null: do not reuse.
+   */
+  reuse(kind: AnswerKind, p: UsageParams): { until: number; lasting: boolean } | null {
+    if (this.lastFetch === null) return null;
+    const now = this.ctx.clock.now();
+    if (this.lastFetch > now) return null;
+    let until = this.lastFetch + (kind === 'monthly' ? MONTHLY_FRESH_MS : FRESH_MS);
+    if (p.tz === undefined) until = Math.min(until, this.zones.validUntil() ?? -Infinity);
+    const followsClock = kind === 'hourly';
+    if (followsClock) until = Math.min(until, (Math.floor(now / QUARTER_HOUR_MS) + 1) * QUARTER_HOUR_MS);
+    return until > now ? { until, lasting: p.tz !== undefined && !followsClock } : null;
   }
 
   /** How the last scan went (files read, bytes, workers used): for the benchmark and tests. */

@@ -15,12 +15,17 @@ export class ZoneSetting {
   /** One read at a time: two hundred concurrent requests must not parse config.yaml 200 times. */
   private reading: Promise<string> | null = null;
   private warned: string | null = null;
+  /** Bumped whenever the zone may have changed, so answers remembered for the default zone are dropped. */
+  epoch = 0;
 
   constructor(private readonly ctx: ServiceContext) {}
 
   watch(): () => void {
     return this.ctx.events.on('config-changed', ({ section }) => {
-      if (section === 'usage') this.zone = null;
+      if (section === 'usage') {
+        this.zone = null;
+        this.epoch++;
+      }
     });
   }
 
@@ -31,9 +36,15 @@ export class ZoneSetting {
       this.reading = null;
     });
     const zone = await this.reading;
+    if (zone !== this.zone) this.epoch++;
     this.zone = zone;
     this.readAt = now;
     return zone;
+  }
+
+  /** Until when the zone last read is used without reading config.yaml again; null before a read. */
+  validUntil(): number | null {
+    return this.zone === null ? null : this.readAt + RECHECK_MS;
   }
 
   private async read(): Promise<string> {
