@@ -1,71 +1,121 @@
 /**
- * Response shapes of the management API, as the spec and decisions.md define them. Kept here
- * (browser side) rather than imported from main/ so the dashboard builds even while an area's
- * schemas are in flux; the e2e tests catch any drift against the real server.
+ * Response shapes of the management API, under the names the dashboard uses. Most come straight
+ * from the zod schemas the server documents its routes with (main/api/schemas/), so a change on
+ * the server shows up here as a type error. Imports are type-only: nothing of main/ or zod
+ * reaches the bundle (test/architecture.test.ts holds the renderer to `import type`).
  */
+import type { z } from 'zod';
+import type { agentSettingsPutResponse, agentSettingsResponse, diagnosticsResponse } from '../../main/api/schemas/agent-tool.js';
+import type { configPutResponse, configResponse } from '../../main/api/schemas/app-config.js';
+import type {
+  bridgeImportResponse,
+  bridgeModelsResponse,
+  bridgeSection,
+  bridgeSettingsUpdateResponse,
+  bridgeStartResponse,
+  bridgeStatusResponse,
+  bridgeStopResponse,
+} from '../../main/api/schemas/bridge.js';
+import type { presetDeletedResponse, presetResponse, presetsResponse } from '../../main/api/schemas/presets.js';
+import type {
+  authFilesResponse,
+  errorLogsResponse,
+  modelListResponse,
+  proxyConfigPutResponse,
+  proxyStartResponse,
+  proxyStatusResponse,
+  proxyStopResponse,
+  quotaResponse,
+  updateCheckResponse,
+} from '../../main/api/schemas/proxy.js';
+import type { profileSettingsResponse, profilesResponse, settingsUpdateResponse } from '../../main/api/schemas/settings.js';
+import type {
+  sharedContentResponse,
+  sharedLinkResponse,
+  sharedListResponse,
+  sharedSummaryResponse,
+} from '../../main/api/schemas/shared.js';
+import type {
+  accountResetResponse,
+  secretChangeResponse,
+  tokensChangeResponse,
+  tokensResponse,
+} from '../../main/api/schemas/tokens.js';
 
-export interface ProfileEntry { name: string; path: string; mtime: number }
-export interface ProfileSettings {
-  profile: string;
-  settings: { env: Record<string, string>; presets?: Preset[]; [key: string]: unknown };
-  mtime: number;
-  path: string;
-}
-export interface SettingsUpdateResult {
-  profile: string;
-  mtime: number;
-  backupPath?: string;
-  created: boolean;
-  warning?: string;
-  missingFields?: string[];
-}
-export interface Preset { name: string; default: string; opus?: string; sonnet?: string; haiku?: string }
+/** The JSON a route answers with: its response schema's output. */
+type Body<S extends z.ZodType> = z.output<S>;
 
-export interface TokenValue { value: string; isCustom: boolean }
-export interface Tokens { apiKey: TokenValue; managementSecret: TokenValue }
-export interface TokenWriteResult extends Partial<Tokens> { success: boolean; message: string; restartRequired?: boolean }
+export type ProfilesList = Body<typeof profilesResponse>;
+export type ProfileEntry = ProfilesList['profiles'][number];
+/**
+ * The server hands `env` back as the file holds it (any value types, or none at all); the
+ * profile editor reads it as strings, so this view keeps that narrower assumption.
+ */
+export type ProfileSettings = Omit<Body<typeof profileSettingsResponse>, 'settings'> & {
+  settings: { env?: Record<string, string>; presets?: Preset[]; [key: string]: unknown };
+};
+export type SettingsUpdateResult = Body<typeof settingsUpdateResponse>;
+export type PresetList = Body<typeof presetsResponse>;
+export type Preset = PresetList['presets'][number];
+export type PresetCreated = Body<typeof presetResponse>;
+export type PresetDeleted = Body<typeof presetDeletedResponse>;
+export type AccountReset = Body<typeof accountResetResponse>;
 
-export type SharedType = 'commands' | 'skills' | 'agents';
-/** `type` is the singular kind (`command`); lists and content are addressed by the plural SharedType. */
-export interface SharedItem { name: string; description: string; path: string; type: string }
-export interface SharedLinkResult extends SharedSummary { links: Array<{ type: SharedType; link: string; target: string; action: string; reason?: string }> }
-export interface SharedSummary { commands: number; skills: number; agents: number; total: number; symlinkStatus: string }
-export interface SharedContent { type: SharedType; path: string; content: string }
+export type Tokens = Body<typeof tokensResponse>;
+export type TokenValue = Tokens['apiKey'];
+export type TokensChange = Body<typeof tokensChangeResponse>;
+export type SecretChange = Body<typeof secretChangeResponse>;
+/** Set and reset answer with both tokens, regenerate-secret with the secret only. */
+export type TokenWriteResult = TokensChange | SecretChange;
 
-export interface AgentDiagnostics {
-  binary: { installed: boolean; path: string | null; version: string | null };
-  settingsFile: { path: string; exists: boolean; mtime: number | null; sizeBytes: number | null; parseError: string | null };
-  warnings: string[];
-}
-export interface AgentSettings {
-  path: string;
-  exists: boolean;
-  mtime: number | null;
-  content: string;
-  settings: unknown;
-  parseError: string | null;
-  diagnostics: AgentDiagnostics;
-}
-export interface WriteResult { success: boolean; mtime: number; backupPath?: string }
+export type SharedSummary = Body<typeof sharedSummaryResponse>;
+export type SharedList = Body<typeof sharedListResponse>;
+export type SharedItem = SharedList['items'][number];
+export type SharedLinkResult = Body<typeof sharedLinkResponse>;
+export type SharedContent = Body<typeof sharedContentResponse>;
+/** Lists and content are addressed by the plural type; an item's own `type` is the singular. */
+export type SharedType = SharedContent['type'];
 
-export interface AppConfigResponse { config: Record<string, unknown>; mtime: number | null; path: string }
+export type AgentDiagnostics = Body<typeof diagnosticsResponse>;
+export type AgentSettings = Body<typeof agentSettingsResponse>;
+export type WriteResult = Body<typeof agentSettingsPutResponse>;
 
-export type ProxyStatus =
-  | { running: false; state?: string; message?: string }
-  | { running: true; port: number; pid: number; sessionCount: number; startedAt: number };
-export interface ProxyStartResult { started: boolean; alreadyRunning: boolean; port: number }
-export interface ProxyStopResult { stopped: boolean; pid?: number; sessionCount?: number; message?: string }
-export interface UpdateCheck { hasUpdate: boolean; currentVersion: string; latestVersion: string; fromCache: boolean }
-export interface ProxyModel { id: string; object: string; created: number; owned_by: string }
-export interface ProxyModels { models: ProxyModel[]; byCategory: Record<string, ProxyModel[]>; totalCount: number }
-export interface ErrorLogFile { name: string; size: number; mtime: number; absolutePath: string; statusCode: number | null; model: string | null }
-export interface AuthFile { name: string; size: number; mtime: number }
-export interface AuthFiles { files: AuthFile[]; directory: string }
-export interface QuotaEntry { model: string; limit: number; used: number; remaining: number; resetAt: number | null }
-export interface Quota { provider: string; accountId: string; quotas: QuotaEntry[] }
+export type AppConfigResponse = Body<typeof configResponse>;
+export type AppConfigSaved = Body<typeof configPutResponse>;
+
+type ServerProxyStatus = Body<typeof proxyStatusResponse>;
+/**
+ * The server's `running: false` carries nothing else (decisions §4); the proxy control still
+ * reads an optional `state` and `message` there, so that variant keeps them, optional.
+ */
+export type ProxyStatus = Extract<ServerProxyStatus, { running: true }> | { running: false; state?: string; message?: string };
+export type ProxyStartResult = Body<typeof proxyStartResponse>;
+export type ProxyStopResult = Body<typeof proxyStopResponse>;
+export type UpdateCheck = Body<typeof updateCheckResponse>;
+export type ProxyModels = Body<typeof modelListResponse>;
+export type ProxyModel = ProxyModels['models'][number];
+export type ErrorLogList = Body<typeof errorLogsResponse>;
+export type ErrorLogFile = ErrorLogList['files'][number];
+export type ProxyConfigSaved = Body<typeof proxyConfigPutResponse>;
+export type AuthFiles = Body<typeof authFilesResponse>;
+export type AuthFile = AuthFiles['files'][number];
+export type Quota = Body<typeof quotaResponse>;
+export type QuotaEntry = Quota['quotas'][number];
+
+/**
+ * A runtime list, so it cannot come from main/ (the server's is QUOTA_PROVIDERS in a module that
+ * needs Node); test/renderer/src/api-types.test.ts keeps the two equal.
+ */
 export const PROVIDERS = ['agy', 'gemini', 'codex', 'iflow', 'kiro', 'ghcp'] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
+/*
+ * Usage shapes stay hand-written: main/api/schemas/usage.ts also parses query parameters and so
+ * imports the usage service, express and Node's types, which the browser typecheck must not pull
+ * in. test/renderer/src/api-types.test.ts checks each against its schema, so drift fails tsc.
+ */
+
+/** What the daily, hourly and monthly rows share; the cache columns are optional so charts need not care. */
 export interface TokenCounts {
   inputTokens: number;
   outputTokens: number;
@@ -103,9 +153,11 @@ export interface Session {
   outputTokens: number;
   cost: number;
   modelsUsed: string[];
-  version: string;
+  /** null when no request of the session named its client version. */
+  version: string | null;
 }
 export interface SessionsPage { sessions: Session[]; total: number; limit: number; offset: number }
+/** The dashboard reads the cache fields only; the server also sends file and line counts. */
 export interface CacheStatus {
   cached: boolean;
   lastFetch: number | null;
@@ -115,30 +167,11 @@ export interface CacheStatus {
 }
 export interface RefreshResult { success: boolean; message: string; timestamp: number }
 
-export interface BridgeStatus {
-  enabled: boolean;
-  authenticated: boolean;
-  authMethod: string | null;
-  tokenAgeHours: number | null;
-  tokenExpired: boolean;
-  expiresAt: number | null;
-  daemonRunning: boolean;
-  pid: number | null;
-  port: number;
-  autoStart: boolean;
-  ghostMode: boolean;
-}
-export interface BridgeSettings {
-  enabled: boolean;
-  port: number;
-  auto_start: boolean;
-  ghost_mode: boolean;
-  model: string;
-  opus_model: string;
-  sonnet_model: string;
-  haiku_model: string;
-  upstream_url?: string;
-  [key: string]: unknown;
-}
-export interface BridgeModels { models: Array<{ id: string; name: string; provider: string; isDefault: boolean }>; current: string }
-export interface SuccessMessage { success: boolean; message?: string }
+export type BridgeStatus = Body<typeof bridgeStatusResponse>;
+export type BridgeSettings = Body<typeof bridgeSection>;
+export type BridgeSettingsSaved = Body<typeof bridgeSettingsUpdateResponse>;
+export type BridgeModels = Body<typeof bridgeModelsResponse>;
+/** Both ways of signing in (auto-detect and import) answer alike. */
+export type BridgeSignedIn = Body<typeof bridgeImportResponse>;
+export type BridgeStarted = Body<typeof bridgeStartResponse>;
+export type BridgeStopped = Body<typeof bridgeStopResponse>;

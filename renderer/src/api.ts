@@ -67,27 +67,27 @@ const enc = encodeURIComponent;
 export interface UsageQuery { since?: string; until?: string; tz?: string }
 
 export const api = {
-  profiles: () => json<{ profiles: T.ProfileEntry[] }>('GET', '/api/profiles'),
+  profiles: () => json<T.ProfilesList>('GET', '/api/profiles'),
   settings: (profile: string) => json<T.ProfileSettings>('GET', `/api/settings/${enc(profile)}`),
   settingsRaw: (profile: string) => json<T.ProfileSettings>('GET', `/api/settings/${enc(profile)}/raw`),
   saveSettings: (profile: string, settings: T.ProfileSettings['settings'], expectedMtime?: number) =>
     json<T.SettingsUpdateResult>('PUT', `/api/settings/${enc(profile)}`, { settings, expectedMtime }),
-  presets: (profile: string) => json<{ presets: T.Preset[] }>('GET', `/api/settings/${enc(profile)}/presets`),
+  presets: (profile: string) => json<T.PresetList>('GET', `/api/settings/${enc(profile)}/presets`),
   addPreset: (profile: string, preset: T.Preset) =>
-    json<{ preset: T.Preset }>('POST', `/api/settings/${enc(profile)}/presets`, preset),
+    json<T.PresetCreated>('POST', `/api/settings/${enc(profile)}/presets`, preset),
   deletePreset: (profile: string, name: string) =>
-    json<T.SuccessMessage>('DELETE', `/api/settings/${enc(profile)}/presets/${enc(name)}`),
-  resetDefaultAccount: () => json<T.SuccessMessage>('DELETE', '/api/accounts/reset-default'),
+    json<T.PresetDeleted>('DELETE', `/api/settings/${enc(profile)}/presets/${enc(name)}`),
+  resetDefaultAccount: () => json<T.AccountReset>('DELETE', '/api/accounts/reset-default'),
 
   tokens: () => json<T.Tokens>('GET', '/api/settings/auth/tokens'),
   tokensRaw: () => json<T.Tokens>('GET', '/api/settings/auth/tokens/raw'),
   setTokens: (body: { apiKey?: string; managementSecret?: string }) =>
-    json<T.TokenWriteResult>('PUT', '/api/settings/auth/tokens', body),
-  regenerateSecret: () => json<T.TokenWriteResult>('POST', '/api/settings/auth/tokens/regenerate-secret'),
-  resetTokens: () => json<T.TokenWriteResult>('POST', '/api/settings/auth/tokens/reset'),
+    json<T.TokensChange>('PUT', '/api/settings/auth/tokens', body),
+  regenerateSecret: () => json<T.SecretChange>('POST', '/api/settings/auth/tokens/regenerate-secret'),
+  resetTokens: () => json<T.TokensChange>('POST', '/api/settings/auth/tokens/reset'),
 
   sharedSummary: () => json<T.SharedSummary>('GET', '/api/shared/summary'),
-  sharedList: (type: T.SharedType) => json<{ items: T.SharedItem[] }>('GET', `/api/shared/${type}`),
+  sharedList: (type: T.SharedType) => json<T.SharedList>('GET', `/api/shared/${type}`),
   sharedLink: () => json<T.SharedLinkResult>('POST', '/api/shared/link'),
   sharedContent: (type: T.SharedType, path: string) =>
     json<T.SharedContent>('GET', '/api/shared/content', undefined, { type, path }),
@@ -99,7 +99,7 @@ export const api = {
 
   config: () => json<T.AppConfigResponse>('GET', '/api/config'),
   saveConfig: (config: Record<string, unknown>, expectedMtime?: number | null) =>
-    json<{ success: boolean; mtime: number; config: Record<string, unknown> }>('PUT', '/api/config', {
+    json<T.AppConfigSaved>('PUT', '/api/config', {
       config,
       expectedMtime: expectedMtime ?? undefined,
     }),
@@ -109,10 +109,10 @@ export const api = {
   proxyStop: () => json<T.ProxyStopResult>('POST', '/api/proxy/proxy-stop'),
   updateCheck: () => json<T.UpdateCheck>('GET', '/api/proxy/update-check'),
   proxyModels: () => json<T.ProxyModels>('GET', '/api/proxy/models'),
-  errorLogs: () => json<{ files: T.ErrorLogFile[] }>('GET', '/api/proxy/error-logs'),
+  errorLogs: () => json<T.ErrorLogList>('GET', '/api/proxy/error-logs'),
   errorLog: (name: string) => text(`/api/proxy/error-logs/${enc(name)}`),
   proxyConfig: () => text('/api/proxy/config.yaml'),
-  saveProxyConfig: (content: string) => json<{ success: boolean; path: string }>('PUT', '/api/proxy/config.yaml', { content }),
+  saveProxyConfig: (content: string) => json<T.ProxyConfigSaved>('PUT', '/api/proxy/config.yaml', { content }),
   authFiles: () => json<T.AuthFiles>('GET', '/api/proxy/auth-files'),
   authFileUrl: (name: string) => withQuery('/api/proxy/auth-files/download', { name }),
   quota: (provider: string, accountId: string) =>
@@ -131,13 +131,13 @@ export const api = {
   usageStatus: () => json<T.CacheStatus>('GET', '/api/usage/status'),
 
   bridgeStatus: () => json<T.BridgeStatus>('GET', '/api/bridge/status'),
-  bridgeAutoDetect: () => json<T.SuccessMessage>('POST', '/api/bridge/auth/auto-detect'),
+  bridgeAutoDetect: () => json<T.BridgeSignedIn>('POST', '/api/bridge/auth/auto-detect'),
   bridgeImport: (accessToken: string, machineId: string) =>
-    json<T.SuccessMessage>('POST', '/api/bridge/auth/import', { accessToken, machineId }),
+    json<T.BridgeSignedIn>('POST', '/api/bridge/auth/import', { accessToken, machineId }),
   bridgeModels: () => json<T.BridgeModels>('GET', '/api/bridge/models'),
-  bridgeStart: () => json<{ success: boolean; pid: number; port: number }>('POST', '/api/bridge/daemon/start'),
-  bridgeStop: () => json<{ success: boolean; stopped: boolean }>('POST', '/api/bridge/daemon/stop'),
+  bridgeStart: () => json<T.BridgeStarted>('POST', '/api/bridge/daemon/start'),
+  bridgeStop: () => json<T.BridgeStopped>('POST', '/api/bridge/daemon/stop'),
   bridgeSettings: () => json<T.BridgeSettings>('GET', '/api/bridge/settings'),
   saveBridgeSettings: (patch: Partial<T.BridgeSettings>) =>
-    json<{ success: boolean; cursor: T.BridgeSettings }>('PUT', '/api/bridge/settings', patch),
+    json<T.BridgeSettingsSaved>('PUT', '/api/bridge/settings', patch),
 };
