@@ -1,6 +1,7 @@
 import type { Router } from 'express';
 import type { Logger } from '../infra/logger.js';
 import type { Services } from '../services/index.js';
+import type { HotAnswers } from './hot-answers.js';
 import type { RouteRegistry } from './route.js';
 import { createMetaRouter } from './meta.js';
 import { createEventsRouter } from './events.js';
@@ -18,6 +19,8 @@ export interface RouterDeps {
   services: Services;
   registry: RouteRegistry;
   logger: Logger;
+  /** Where read answers that stay valid are remembered; absent in apps built without one. */
+  hot?: HotAnswers;
 }
 
 /**

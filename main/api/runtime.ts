@@ -2,15 +2,13 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import type { Express } from 'express';
 import { appRoot } from '../infra/app-root.js';
 import { systemClock, type Clock } from '../infra/clock.js';
 import { createLogger, type Logger } from '../infra/logger.js';
-import { createPaths, type Homes } from '../infra/paths.js';
-import { AppConfigStore } from '../services/app-config/store.js';
-import { AppEvents } from '../services/events.js';
-import { createServices, startServices, stopServices, type Services } from '../services/index.js';
-import { createApiServer } from './server.js';
-import type { Express } from 'express';
+import { createPaths, type Homes, type Paths } from '../infra/paths.js';
+import type { Services } from '../services/index.js';
+import { HotAnswers } from './hot-answers.js';
 
 export interface SwitchboardOptions {
   homes: Homes;
@@ -20,6 +18,8 @@ export interface SwitchboardOptions {
   logger?: Logger;
   env?: NodeJS.ProcessEnv;
   rendererDir?: string;
+  /** Called once the port accepts connections, before the services and routes are loaded. */
+  onListening?: (url: string) => void;
 }
 
 export interface RunningSwitchboard {
@@ -34,37 +34,75 @@ export interface RunningSwitchboard {
 /**
  * The whole main process minus Electron: services, API, dashboard. `switchboard serve`, the
  * desktop shell and the API tests all start the app through this function.
+ *
+ * The port listens first, with only node:http loaded; services, Express and zod load after it (a
+ * third of a second on a slow machine) while requests wait for them, except the remembered answers
+ * of hot-answers.ts, which are served at once. Resolves when everything runs.
  */
 export async function startSwitchboard(options: SwitchboardOptions): Promise<RunningSwitchboard> {
   const logger = options.logger ?? createLogger('info');
+  const clock = options.clock ?? systemClock;
   const paths = createPaths(options.homes);
   await fs.mkdir(paths.configDir, { recursive: true, mode: 0o700 });
-  const services = await createServices({
-    paths,
-    clock: options.clock ?? systemClock,
-    logger,
-    events: new AppEvents(),
-    appConfig: new AppConfigStore(paths.appConfig),
-    env: options.env ?? process.env,
+  const hot = new HotAnswers(clock, logger);
+  let app: Express | null = null;
+  const waiting: Array<[http.IncomingMessage, http.ServerResponse]> = [];
+  const server = http.createServer((req, res) => {
+    if (hot.serve(req, res)) return;
+    if (app) app(req, res);
+    else waiting.push([req, res]);
   });
-  const { app } = createApiServer({
-    services,
-    logger,
-    rendererDir: options.rendererDir ?? path.join(appRoot(), 'dist', 'renderer'),
-  });
-  const server = http.createServer(app);
   server.keepAliveTimeout = 5_000;
   await listen(server, options.port);
   const port = (server.address() as AddressInfo).port;
-  await startServices(services);
+  const url = `http://127.0.0.1:${port}`;
+  options.onListening?.(url);
+  let loaded: Awaited<ReturnType<typeof load>>;
+  try {
+    loaded = await load({ ...options, logger, clock, paths, hot });
+  } catch (err) {
+    server.closeAllConnections();
+    server.close();
+    throw err;
+  }
+  const { services, stopServices } = loaded;
+  app = loaded.app;
+  hot.attach(services.usage);
+  for (const [req, res] of waiting.splice(0)) app(req, res);
+  await loaded.startServices(services);
   let closing: Promise<void> | undefined;
   return {
     port,
-    url: `http://127.0.0.1:${port}`,
+    url,
     services,
     expressApp: app,
-    close: () => (closing ??= shutdown(server, services)),
+    close: () => (closing ??= shutdown(server, () => stopServices(services))),
   };
+}
+
+/** Everything behind the port, imported only now so that listening does not wait for it. */
+async function load(o: SwitchboardOptions & { logger: Logger; clock: Clock; paths: Paths; hot: HotAnswers }) {
+  const [{ createServices, startServices, stopServices }, { createApiServer }, { AppConfigStore }, { AppEvents }] = await Promise.all([
+    import('../services/index.js'),
+    import('./server.js'),
+    import('../services/app-config/store.js'),
+    import('../services/events.js'),
+  ]);
+  const services = await createServices({
+    paths: o.paths,
+    clock: o.clock,
+    logger: o.logger,
+    events: new AppEvents(),
+    appConfig: new AppConfigStore(o.paths.appConfig),
+    env: o.env ?? process.env,
+  });
+  const { app } = createApiServer({
+    services,
+    logger: o.logger,
+    rendererDir: o.rendererDir ?? path.join(appRoot(), 'dist', 'renderer'),
+    hot: o.hot,
+  });
+  return { services, app, startServices, stopServices };
 }
 
 function listen(server: http.Server, port: number): Promise<void> {
@@ -77,12 +115,12 @@ function listen(server: http.Server, port: number): Promise<void> {
   });
 }
 
-async function shutdown(server: http.Server, services: Services): Promise<void> {
+async function shutdown(server: http.Server, stopServices: () => Promise<void>): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   // Long-lived responses (event streams) would hold close() forever.
   const force = setTimeout(() => server.closeAllConnections(), 1_000);
-  await stopServices(services);
+  await stopServices();
   await closed;
   clearTimeout(force);
 }

@@ -6,6 +6,7 @@ import { requestLog } from './middleware/request-log.js';
 import { RouteRegistry } from './route.js';
 import { areaRouters, type RouterDeps } from './routers.js';
 import type { Services } from '../services/index.js';
+import type { HotAnswers } from './hot-answers.js';
 import { createDashboardRouter } from './dashboard.js';
 
 export interface ApiServerDeps {
@@ -13,6 +14,8 @@ export interface ApiServerDeps {
   logger: Logger;
   /** Directory of the built dashboard; `/` serves it. */
   rendererDir: string;
+  /** Remembers read answers for the server to hand out before Express (runtime.ts). */
+  hot?: HotAnswers;
 }
 
 /** Builds the Express app without listening, so tests and the desktop shell share it. */
@@ -26,7 +29,7 @@ export function createApiServer(deps: ApiServerDeps): { app: Express; registry: 
   app.use(hostGuard);
   app.use(originGuard);
   app.use('/api', express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
-  const routerDeps: RouterDeps = { services: deps.services, registry, logger: deps.logger };
+  const routerDeps: RouterDeps = { services: deps.services, registry, logger: deps.logger, hot: deps.hot };
   for (const create of areaRouters) {
     const first = registry.routes.length;
     const router = create(routerDeps);

@@ -1,4 +1,5 @@
-import { Router, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
+import type { AnswerKind, UsageParams } from '../services/usage/usage-service.js';
 import { UsageFetchError, UsageRangeError, UsageUnavailableError } from '../services/usage/usage-errors.js';
 import { MAX_HOURLY_DAYS } from '../services/usage/usage-views.js';
 import { E } from './error-texts.js';
@@ -22,10 +23,20 @@ import {
 } from './schemas/usage.js';
 
 /** Usage analytics (spec 4.5, decisions §5). */
-export function createUsageRouter({ services, registry }: RouterDeps): Router {
+export function createUsageRouter({ services, registry, hot }: RouterDeps): Router {
   const router = Router();
   const route = routeOn(router, registry, 'usage');
   const usage = services.usage;
+
+  /** Sends a read's answer and, while the service says it holds, remembers it by URL (hot-answers.ts). */
+  async function read<T extends object>(kind: AnswerKind, req: Request, res: Response, params: UsageParams, call: () => Promise<T>, wrap?: (answer: T) => unknown): Promise<undefined> {
+    const stamp = usage.answersStamp();
+    const text = sendJson(res, await answer(call), wrap);
+    // A scan that finished while this was answered may have changed the data: then do not remember.
+    const reuse = hot && usage.answersStamp() === stamp ? usage.reuse(kind, params) : null;
+    if (reuse) hot!.remember(req.originalUrl, text, stamp, reuse.until, reuse.lasting);
+    return undefined;
+  }
 
   route({
     method: 'get',
@@ -33,7 +44,10 @@ export function createUsageRouter({ services, registry }: RouterDeps): Router {
     summary: 'Token and cost totals, daily average, date range, models used and unpriced models',
     query: usageQuery,
     response: summaryResponse,
-    handler: async ({ query, res }) => sendJson(res, await answer(() => usage.summary(usageParams(query)))),
+    handler: ({ query, req, res }) => {
+      const p = usageParams(query);
+      return read('summary', req, res, p, () => usage.summary(p));
+    },
   });
   route({
     method: 'get',
@@ -41,7 +55,10 @@ export function createUsageRouter({ services, registry }: RouterDeps): Router {
     summary: 'One entry per local day with requests, ascending, with a per-model breakdown',
     query: usageQuery,
     response: dailyResponse,
-    handler: async ({ query, res }) => sendJson(res, await answer(() => usage.daily(usageParams(query))), (daily) => ({ daily })),
+    handler: ({ query, req, res }) => {
+      const p = usageParams(query);
+      return read('daily', req, res, p, () => usage.daily(p), (daily) => ({ daily }));
+    },
   });
   route({
     method: 'get',
@@ -49,7 +66,10 @@ export function createUsageRouter({ services, registry }: RouterDeps): Router {
     summary: `Every local hour of the window, quiet hours as zeros (default: the last 24 hours; at most ${MAX_HOURLY_DAYS} days)`,
     query: usageQuery,
     response: hourlyResponse,
-    handler: async ({ query, res }) => sendJson(res, await answer(() => usage.hourly(usageParams(query))), (hourly) => ({ hourly })),
+    handler: ({ query, req, res }) => {
+      const p = usageParams(query);
+      return read('hourly', req, res, p, () => usage.hourly(p), (hourly) => ({ hourly }));
+    },
   });
   route({
     method: 'get',
@@ -57,7 +77,10 @@ export function createUsageRouter({ services, registry }: RouterDeps): Router {
     summary: 'One entry per local month, ascending',
     query: usageQuery,
     response: monthlyResponse,
-    handler: async ({ query, res }) => sendJson(res, await answer(() => usage.monthly(usageParams(query))), (monthly) => ({ monthly })),
+    handler: ({ query, req, res }) => {
+      const p = usageParams(query);
+      return read('monthly', req, res, p, () => usage.monthly(p), (monthly) => ({ monthly }));
+    },
   });
   route({
     method: 'get',
@@ -65,7 +88,10 @@ export function createUsageRouter({ services, registry }: RouterDeps): Router {
     summary: 'Per-model totals by cost, with cost share and input/output ratio',
     query: usageQuery,
     response: modelsResponse,
-    handler: async ({ query, res }) => sendJson(res, await answer(() => usage.models(usageParams(query)))),
+    handler: ({ query, req, res }) => {
+      const p = usageParams(query);
+      return read('models', req, res, p, () => usage.models(p));
+    },
   });
   route({
     method: 'get',
@@ -73,7 +99,10 @@ export function createUsageRouter({ services, registry }: RouterDeps): Router {
     summary: 'Anomalies per day (cost spike, high input, high input/output ratio, high cache reads), newest first',
     query: usageQuery,
     response: insightsResponse,
-    handler: ({ query }) => answer(() => usage.insights(usageParams(query))),
+    handler: ({ query, req, res }) => {
+      const p = usageParams(query);
+      return read('insights', req, res, p, () => usage.insights(p));
+    },
   });
   route({
     method: 'get',
@@ -81,10 +110,10 @@ export function createUsageRouter({ services, registry }: RouterDeps): Router {
     summary: 'Sessions with requests in the window, newest activity first, paged',
     query: sessionsQuery,
     response: sessionsResponse,
-    handler: ({ query }) => {
-      const params = usageParams(query);
+    handler: ({ query, req, res }) => {
+      const p = usageParams(query);
       const { limit, offset } = pagination(query);
-      return answer(() => usage.sessions(params, limit, offset));
+      return read('sessions', req, res, p, () => usage.sessions(p, limit, offset));
     },
   });
   route({
@@ -113,14 +142,14 @@ const serialized = new WeakMap<object, string>();
  * The service hands out the same memoised object until its data changes, so its JSON text is kept
  * beside it: a cached endpoint under load then costs a map lookup instead of a stringify.
  */
-function sendJson<T extends object>(res: Response, answer: T, wrap: (answer: T) => unknown = (a) => a): undefined {
+function sendJson<T extends object>(res: Response, answer: T, wrap: (answer: T) => unknown = (a) => a): string {
   let text = serialized.get(answer);
   if (text === undefined) {
     text = JSON.stringify(wrap(answer));
     serialized.set(answer, text);
   }
   res.status(200).type('application/json').send(text);
-  return undefined;
+  return text;
 }
 
 /** The service's failures as the spec's statuses: 503 without any cache, 500 otherwise. */

@@ -1,7 +1,4 @@
 import { CliError } from './args.js';
-import { runServe } from './serve.js';
-import { runBridge, runCursorAlias } from './bridge.js';
-import { runShared } from './shared.js';
 
 const USAGE = `Usage: switchboard <command>
 
@@ -15,12 +12,15 @@ Commands:
 
 type Command = (argv: string[]) => Promise<number>;
 
-/** Subcommands; areas add theirs here (bridge, shared, ...). */
+/**
+ * Subcommands; areas add theirs here (bridge, shared, ...). Each loads its modules when run, so
+ * `serve` starts listening without first loading the bridge's.
+ */
 export const commands: Record<string, Command> = {
-  serve: (argv) => runServe(argv),
-  bridge: (argv) => runBridge(argv),
-  cursor: (argv) => runCursorAlias(argv),
-  shared: (argv) => runShared(argv),
+  serve: async (argv) => (await import('./serve.js')).runServe(argv),
+  bridge: async (argv) => (await import('./bridge.js')).runBridge(argv),
+  cursor: async (argv) => (await import('./bridge.js')).runCursorAlias(argv),
+  shared: async (argv) => (await import('./shared.js')).runShared(argv),
   help: async () => {
     process.stdout.write(USAGE);
     return 0;

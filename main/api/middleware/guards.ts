@@ -6,10 +6,14 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Accepts only `127.0.0.1:<port>` and `localhost:<port>` as Host, which stops DNS rebinding. */
 export function hostGuard(req: Request, _res: Response, next: NextFunction): void {
-  const port = req.socket.localPort;
-  const host = (req.headers.host ?? '').toLowerCase();
-  if (host === `127.0.0.1:${port}` || host === `localhost:${port}`) return next();
+  if (allowedHost(req.headers.host, req.socket.localPort)) return next();
   next(new ApiError(403, E.forbiddenHost));
+}
+
+/** The Host rule on its own, for the path that answers remembered reads before Express. */
+export function allowedHost(header: string | undefined, port: number | undefined): boolean {
+  const host = (header ?? '').toLowerCase();
+  return host === `127.0.0.1:${port}` || host === `localhost:${port}`;
 }
 
 /**
