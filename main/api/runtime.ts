@@ -9,6 +9,7 @@ import { createLogger, type Logger } from '../infra/logger.js';
 import { createPaths, type Homes, type Paths } from '../infra/paths.js';
 import type { Services } from '../services/index.js';
 import { HotAnswers } from './hot-answers.js';
+import { WarmAnswers } from './warm-answers.js';
 
 export interface SwitchboardOptions {
   homes: Homes;
@@ -36,8 +37,9 @@ export interface RunningSwitchboard {
  * desktop shell and the API tests all start the app through this function.
  *
  * The port listens first, with only node:http loaded; services, Express and zod load after it (a
- * third of a second on a slow machine) while requests wait for them, except the remembered answers
- * of hot-answers.ts, which are served at once. Resolves when everything runs.
+ * third of a second on a slow machine) while requests wait for them, except the usage answers saved
+ * with the usage cache at the last run (warm-answers.ts), which are served at once. Resolves when
+ * everything runs.
  */
 export async function startSwitchboard(options: SwitchboardOptions): Promise<RunningSwitchboard> {
   const logger = options.logger ?? createLogger('info');
@@ -45,6 +47,8 @@ export async function startSwitchboard(options: SwitchboardOptions): Promise<Run
   const paths = createPaths(options.homes);
   await fs.mkdir(paths.configDir, { recursive: true, mode: 0o700 });
   const hot = new HotAnswers(clock, logger);
+  const warm = new WarmAnswers(paths.usageAnswers, paths.usageCache, logger);
+  const warmed = await warm.load(hot, clock.now());
   let app: Express | null = null;
   const waiting: Array<[http.IncomingMessage, http.ServerResponse]> = [];
   const server = http.createServer((req, res) => {
@@ -70,13 +74,20 @@ export async function startSwitchboard(options: SwitchboardOptions): Promise<Run
   hot.attach(services.usage);
   for (const [req, res] of waiting.splice(0)) app(req, res);
   await loaded.startServices(services);
+  // Saved answers were served as the stale-while-revalidate answer: start that refresh now.
+  if (warmed > 0) services.usage.revalidate();
+  warm.start(hot, services.usage);
   let closing: Promise<void> | undefined;
+  const stop = async () => {
+    await warm.stop(hot, services.usage);
+    await stopServices(services);
+  };
   return {
     port,
     url,
     services,
     expressApp: app,
-    close: () => (closing ??= shutdown(server, () => stopServices(services))),
+    close: () => (closing ??= shutdown(server, stop)),
   };
 }
 

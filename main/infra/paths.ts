@@ -45,6 +45,8 @@ export function createPaths(homes: Homes) {
     instancesDir: c('instances'),
     cacheDir: c('.cache'),
     usageCache: c('.cache', 'usage-cache.json'),
+    /** Answers saved with the usage cache, served while the next start loads (api/warm-answers.ts). */
+    usageAnswers: c('.cache', 'usage-answers.json'),
     updateCheckCache: c('.cache', 'update-check.json'),
   };
 }

@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import os from 'node:os';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { errorMessage } from '../../infra/file-stat.js';
@@ -16,6 +17,7 @@ import { UsageLoader, type ScanReport } from './usage-loader.js';
 import { UsageStore } from './usage-store.js';
 import { UsageViews, type ViewQuery } from './usage-views.js';
 import { ZoneSetting } from './zone-setting.js';
+import { FRESH_MS, MONTHLY_FRESH_MS, STALE_LIMIT_MS } from './freshness.js';
 import { humanAge } from './human-age.js';
 
 /** What an endpoint asks: an optional zone (already validated) and local-day window. */
@@ -41,10 +43,7 @@ export interface UsageServiceOptions {
   workerThresholdBytes?: number;
 }
 
-/** Decisions §5 and spec section 3. */
-export const FRESH_MS = 60_000;
-export const MONTHLY_FRESH_MS = 300_000;
-export const STALE_LIMIT_MS = 7 * 24 * 3_600_000;
+export { FRESH_MS, MONTHLY_FRESH_MS, STALE_LIMIT_MS };
 const QUARTER_HOUR_MS = 900_000;
 
 /** The answers `reuse` can speak for. */
@@ -71,6 +70,8 @@ export class UsageService {
   /** Store version the disk cache holds; a scan that changed nothing is not written again. */
   private persistedVersion = -1;
   private seenAnomalies: Set<string> | null = null;
+  /** Store version and lastFetch the disk cache file holds (written or restored); -1: unknown. */
+  private disk = { version: -1, lastFetch: 0 };
   private stopZoneWatch: () => void = () => undefined;
 
   constructor(
@@ -240,6 +241,24 @@ export class UsageService {
     return until > now ? { until, lasting: p.tz !== undefined && !followsClock } : null;
   }
 
+  /**
+   * The disk cache file when it holds exactly the data answers come from now (the last write has
+   * finished and nothing changed since), with the lastFetch a start will read from it; else null.
+   */
+  async diskCacheIdentity(): Promise<{ size: number; mtimeMs: number; ino: number; lastFetch: number } | null> {
+    await this.persisting;
+    const version = this.store.version;
+    if (this.disk.version !== version) return null;
+    const s = await fs.stat(this.ctx.paths.usageCache).catch(() => null);
+    if (s === null || this.store.version !== version || this.disk.version !== version) return null;
+    return { size: s.size, mtimeMs: s.mtimeMs, ino: s.ino, lastFetch: this.disk.lastFetch };
+  }
+
+  /** What a read would do about the data's age, without a read: load, and refresh in the background if stale. */
+  revalidate(): void {
+    this.ensureData(FRESH_MS).catch((err) => this.ctx.logger.warn(`usage: refresh failed: ${errorMessage(err)}`));
+  }
+
   /** How the last scan went (files read, bytes, workers used): for the benchmark and tests. */
   lastScan(): ScanReport | null {
     return this.lastReport;
@@ -285,6 +304,7 @@ export class UsageService {
   private persist(): void {
     if (this.store.version === this.persistedVersion) return;
     this.persistedVersion = this.store.version;
+    const written = this.store.version;
     const snapshot = {
       lastFetch: this.lastFetch!,
       files: [...this.store.files.values()],
@@ -294,6 +314,9 @@ export class UsageService {
     this.persisting = this.persisting
       .then(() => yieldToLoop())
       .then(() => writeCacheFile(this.ctx.paths.usageCache, snapshot, this.identity, this.pricing.tableId))
+      .then(() => {
+        this.disk = { version: written, lastFetch: snapshot.lastFetch };
+      })
       .catch((err) => this.ctx.logger.warn(`usage: cannot write the disk cache: ${errorMessage(err)}`));
   }
 
@@ -307,6 +330,7 @@ export class UsageService {
       }
       this.store.restore(snapshot.files, snapshot.kept);
       this.persistedVersion = this.store.version;
+      this.disk = { version: this.store.version, lastFetch: snapshot.lastFetch };
       this.lastFetch = snapshot.lastFetch;
       this.seenAnomalies = new Set(snapshot.seenAnomalies);
     } catch (err) {
