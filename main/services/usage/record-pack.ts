@@ -2,14 +2,14 @@ import type { UsageRecord } from './types.js';
 
 /**
  * Records as a few typed arrays, one string of keys and a string table: how they cross from scan
- * workers (the buffers are transferred, not cloned) and how the disk cache stores them (base64 of
- * the same arrays and one long string parse far faster than a JSON object or string per record).
+ * workers (the buffers are transferred, not cloned) and how the disk cache stores them (the same
+ * arrays written raw and read back as views). Far cheaper to move than an object per record.
  */
 export interface PackedRecords {
   count: number;
-  /** timestamp, input, output, cache write 5m, cache write 1h, cache read, offset, flags, cost. */
+  /** NUM per record: timestamp, input, output, cache write 5m, cache write 1h, cache read, offset, flags, cost. */
   numbers: Float64Array;
-  /** file, model, session, project path, version: indexes into `strings`, -1 for null. */
+  /** REF per record: file, model, session, project path, version; indexes into `strings`, -1 for null. */
   refs: Int32Array;
   /** Every de-duplication key, end to end; `keyLengths[i]` is -1 for a record without one. */
   keyText: string;
@@ -17,38 +17,40 @@ export interface PackedRecords {
   strings: string[];
 }
 
-const NUM = 9;
-const REF = 5;
+export const NUM = 9;
+export const REF = 5;
 const SIDECHAIN = 1;
 const FAST = 2;
 /** Set by the disk cache on records that were kept after de-duplication when it was written. */
 export const KEPT = 4;
 
-export function packRecords(records: readonly UsageRecord[], isKept?: (r: UsageRecord) => boolean): PackedRecords {
-  const numbers = new Float64Array(records.length * NUM);
-  const refs = new Int32Array(records.length * REF);
-  const keyLengths = new Int32Array(records.length);
-  const keys: string[] = [];
-  const strings: string[] = [];
-  const index = new Map<string, number>();
+/**
+ * Fills packed arrays record by record. Each run of records can get its own string table
+ * (`takeStrings` ends one): the disk cache keeps one per file, a worker one per reply.
+ */
+export class RecordPacker {
+  readonly numbers: Float64Array;
+  readonly refs: Int32Array;
+  readonly keyLengths: Int32Array;
+  private readonly keys: string[] = [];
+  private count = 0;
+  private strings: string[] = [];
+  private index = new Map<string, number>();
   // Neighbouring records nearly always share file, model, session, path and version: remember
   // the last string per column and skip the map for it.
-  const lastText: Array<string | null> = [null, null, null, null, null];
-  const lastRef = [-1, -1, -1, -1, -1];
-  const ref = (column: number, s: string | null): number => {
-    if (s === null) return -1;
-    if (s === lastText[column]) return lastRef[column]!;
-    let i = index.get(s);
-    if (i === undefined) {
-      i = strings.push(s) - 1;
-      index.set(s, i);
-    }
-    lastText[column] = s;
-    lastRef[column] = i;
-    return i;
-  };
-  records.forEach((r, i) => {
+  private readonly lastText: Array<string | null> = [null, null, null, null, null];
+  private readonly lastRef = [-1, -1, -1, -1, -1];
+
+  constructor(readonly capacity: number) {
+    this.numbers = new Float64Array(capacity * NUM);
+    this.refs = new Int32Array(capacity * REF);
+    this.keyLengths = new Int32Array(capacity);
+  }
+
+  add(r: UsageRecord, kept = false): void {
+    const i = this.count++;
     const n = i * NUM;
+    const numbers = this.numbers;
     numbers[n] = r.timestamp;
     numbers[n + 1] = r.inputTokens;
     numbers[n + 2] = r.outputTokens;
@@ -56,68 +58,138 @@ export function packRecords(records: readonly UsageRecord[], isKept?: (r: UsageR
     numbers[n + 4] = r.cacheWrite1hTokens;
     numbers[n + 5] = r.cacheReadTokens;
     numbers[n + 6] = r.offset;
-    numbers[n + 7] = (r.sidechain ? SIDECHAIN : 0) | (r.fast ? FAST : 0) | (isKept?.(r) ? KEPT : 0);
+    numbers[n + 7] = (r.sidechain ? SIDECHAIN : 0) | (r.fast ? FAST : 0) | (kept ? KEPT : 0);
     numbers[n + 8] = r.cost;
     const f = i * REF;
-    refs[f] = ref(0, r.file);
-    refs[f + 1] = ref(1, r.model);
-    refs[f + 2] = ref(2, r.sessionId);
-    refs[f + 3] = ref(3, r.projectPath);
-    refs[f + 4] = ref(4, r.version);
-    keyLengths[i] = r.key === null ? -1 : r.key.length;
-    if (r.key !== null) keys.push(r.key);
-  });
-  return { count: records.length, numbers, refs, keyText: keys.join(''), keyLengths, strings };
+    this.refs[f] = this.ref(0, r.file);
+    this.refs[f + 1] = this.ref(1, r.model);
+    this.refs[f + 2] = this.ref(2, r.sessionId);
+    this.refs[f + 3] = this.ref(3, r.projectPath);
+    this.refs[f + 4] = this.ref(4, r.version);
+    this.keyLengths[i] = r.key === null ? -1 : r.key.length;
+    if (r.key !== null) this.keys.push(r.key);
+  }
+
+  /** The string table of the records added since the last call; the next ones start a new one. */
+  takeStrings(): string[] {
+    const strings = this.strings;
+    this.strings = [];
+    this.index = new Map();
+    this.lastText.fill(null);
+    this.lastRef.fill(-1);
+    return strings;
+  }
+
+  keyText(): string {
+    return this.keys.join('');
+  }
+
+  private ref(column: number, s: string | null): number {
+    if (s === null) return -1;
+    if (s === this.lastText[column]) return this.lastRef[column]!;
+    let i = this.index.get(s);
+    if (i === undefined) {
+      i = this.strings.push(s) - 1;
+      this.index.set(s, i);
+    }
+    this.lastText[column] = s;
+    this.lastRef[column] = i;
+    return i;
+  }
 }
 
-/** Records and which of them carry the KEPT flag. Throws on arrays that do not fit together. */
-export function unpackRecords(p: PackedRecords): { records: UsageRecord[]; kept: boolean[] } {
-  if (p.numbers.length !== p.count * NUM || p.refs.length !== p.count * REF || p.keyLengths.length !== p.count) {
-    throw new Error('packed records do not fit together');
+export function packRecords(records: readonly UsageRecord[]): PackedRecords {
+  const packer = new RecordPacker(records.length);
+  for (const r of records) packer.add(r);
+  return { count: records.length, numbers: packer.numbers, refs: packer.refs, keyLengths: packer.keyLengths, keyText: packer.keyText(), strings: packer.takeStrings() };
+}
+
+/**
+ * Reads packed records back in order, one object per record built in one place (one hidden
+ * class), keys as slices of the one key string. Throws on arrays that do not fit together or a
+ * reference outside its string table: the disk cache treats that as damage.
+ */
+export class RecordReader {
+  /** Flags of the record `next` returned last (KEPT). */
+  flags = 0;
+  private at = 0;
+  private keyAt = 0;
+
+  constructor(private readonly p: Omit<PackedRecords, 'strings'>) {
+    if (p.numbers.length !== p.count * NUM || p.refs.length !== p.count * REF || p.keyLengths.length !== p.count) {
+      throw new Error('packed records do not fit together');
+    }
+    let chars = 0;
+    for (let i = 0; i < p.count; i++) chars += Math.max(p.keyLengths[i]!, 0);
+    if (chars !== p.keyText.length) throw new Error('packed keys do not fit their lengths');
   }
-  const text = (i: number): string | null => {
-    if (i === -1) return null;
-    const s = p.strings[i];
-    if (typeof s !== 'string') throw new Error('packed record points outside its string table');
-    return s;
-  };
-  const records: UsageRecord[] = new Array(p.count);
-  const kept: boolean[] = new Array(p.count);
-  let keyAt = 0;
-  for (let i = 0; i < p.count; i++) {
+
+  get done(): boolean {
+    return this.at === this.p.count;
+  }
+
+  next(strings: readonly string[]): UsageRecord {
+    const i = this.at++;
+    if (i >= this.p.count) throw new Error('fewer packed records than claimed');
+    const numbers = this.p.numbers;
+    const refs = this.p.refs;
     const n = i * NUM;
     const f = i * REF;
-    const length = p.keyLengths[i]!;
+    const length = this.p.keyLengths[i]!;
     let key: string | null = null;
     if (length >= 0) {
-      if (keyAt + length > p.keyText.length) throw new Error('packed keys are shorter than their lengths');
-      key = p.keyText.slice(keyAt, keyAt + length);
-      keyAt += length;
+      key = this.p.keyText.slice(this.keyAt, this.keyAt + length);
+      this.keyAt += length;
     }
-    const file = text(p.refs[f]!);
-    const sessionId = text(p.refs[f + 2]!);
-    if (file === null || sessionId === null) throw new Error('packed record without file or session');
-    const flags = p.numbers[n + 7]!;
-    records[i] = {
+    const flags = (this.flags = numbers[n + 7]!);
+    return {
       key,
-      timestamp: p.numbers[n]!,
-      model: text(p.refs[f + 1]!),
-      inputTokens: p.numbers[n + 1]!,
-      outputTokens: p.numbers[n + 2]!,
-      cacheWrite5mTokens: p.numbers[n + 3]!,
-      cacheWrite1hTokens: p.numbers[n + 4]!,
-      cacheReadTokens: p.numbers[n + 5]!,
+      timestamp: numbers[n]!,
+      model: text(strings, refs[f + 1]!),
+      inputTokens: small(numbers[n + 1]!),
+      outputTokens: small(numbers[n + 2]!),
+      cacheWrite5mTokens: small(numbers[n + 3]!),
+      cacheWrite1hTokens: small(numbers[n + 4]!),
+      cacheReadTokens: small(numbers[n + 5]!),
       sidechain: (flags & SIDECHAIN) !== 0,
       fast: (flags & FAST) !== 0,
-      sessionId,
-      projectPath: text(p.refs[f + 3]!),
-      version: text(p.refs[f + 4]!),
-      file,
-      offset: p.numbers[n + 6]!,
-      cost: p.numbers[n + 8]!,
+      sessionId: required(strings, refs[f + 2]!),
+      projectPath: text(strings, refs[f + 3]!),
+      version: text(strings, refs[f + 4]!),
+      file: required(strings, refs[f]!),
+      offset: small(numbers[n + 6]!),
+      cost: numbers[n + 8]!,
     };
-    kept[i] = (flags & KEPT) !== 0;
   }
-  if (keyAt !== p.keyText.length) throw new Error('packed keys are longer than their lengths');
-  return { records, kept };
+}
+
+/** Every record of a worker's reply, in order. */
+export function unpackRecords(p: PackedRecords): UsageRecord[] {
+  const reader = new RecordReader(p);
+  const records: UsageRecord[] = new Array(p.count);
+  for (let i = 0; i < p.count; i++) records[i] = reader.next(p.strings);
+  return records;
+}
+
+/**
+ * A Float64Array read yields a heap number even for 5. Stored as such, every count of every
+ * record would be a separate heap object (and the records' shared field layout would box counts
+ * parsed from lines too); as a small integer it is stored in the record itself.
+ */
+function small(x: number): number {
+  const i = x | 0;
+  return i === x ? i : x;
+}
+
+function text(strings: readonly string[], i: number): string | null {
+  if (i === -1) return null;
+  const s = strings[i];
+  if (s === undefined) throw new Error('packed record points outside its string table');
+  return s;
+}
+
+function required(strings: readonly string[], i: number): string {
+  const s = text(strings, i);
+  if (s === null) throw new Error('packed record without file or session');
+  return s;
 }

@@ -62,7 +62,7 @@ export class ScanPool {
       const batch = takeBatch(queue);
       if (batch.length === 0) return;
       const reply = await this.ask(worker, { id: this.nextId++, tasks: batch.map(({ path, start }) => ({ path, start })) });
-      const { records } = unpackRecords(reply.packed);
+      const records = unpackRecords(reply.packed);
       let at = 0;
       for (const { recordCount, tailCount, ...meta } of reply.reads) {
         result.reads.push({ ...meta, records: records.slice(at, at + recordCount), tail: records.slice(at + recordCount, at + recordCount + tailCount) });

@@ -308,7 +308,7 @@ export class UsageService {
     const snapshot = {
       lastFetch: this.lastFetch!,
       files: [...this.store.files.values()],
-      kept: this.store.kept(),
+      kept: this.store.keptGroups(),
       seenAnomalies: [...(this.seenAnomalies ?? [])],
     };
     this.persisting = this.persisting

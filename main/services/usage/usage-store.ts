@@ -77,13 +77,14 @@ export class UsageStore {
   }
 
   /**
-   * Restores files read earlier (disk cache). `kept` is the cache's de-duplicated set, valid
-   * only when the costs were computed with this price table; otherwise everything is priced again
-   * and de-duplicated again (cost breaks ties).
+   * Restores files read earlier (disk cache). `kept` is the cache's kept list per file (in the
+   * order of `states`), valid only when the costs were computed with this price table; otherwise
+   * everything is priced again and de-duplicated again (cost breaks ties).
    */
-  restore(states: readonly FileState[], kept: UsageRecord[] | null): void {
+  restore(states: readonly FileState[], kept: readonly UsageRecord[][] | null): void {
     this.files.clear();
     this.keptByFile.clear();
+    this.keptRecords = null;
     for (const s of states) this.files.set(s.path, s);
     if (kept === null) {
       for (const s of states) {
@@ -91,18 +92,10 @@ export class UsageStore {
         for (const r of s.tail) r.cost = this.pricing.costOf(r);
       }
       this.rebuildIndex();
-      this.keptRecords = null;
     } else {
+      if (kept.length !== states.length) throw new Error('a kept list per restored file expected');
       this.index = null;
-      this.keptRecords = kept;
-      // The cache lists the kept requests file by file, in the order of `states`.
-      for (const s of states) this.keptByFile.set(s.path, []);
-      let file = '';
-      let mine: UsageRecord[] = [];
-      for (const r of kept) {
-        if (r.file !== file) mine = this.keptByFile.get((file = r.file)) ?? [];
-        mine.push(r);
-      }
+      states.forEach((s, i) => this.keptByFile.set(s.path, kept[i]!));
     }
     this.version++;
   }

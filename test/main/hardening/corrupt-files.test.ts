@@ -5,6 +5,7 @@ import { ManualClock } from '../../../main/infra/clock.js';
 import { findFreePort } from '../../../main/infra/port-probe.js';
 import { isProcessAlive } from '../../../main/infra/process-alive.js';
 import { waitUntil } from '../../../main/infra/process-wait.js';
+import { decodeCacheFile, encodeCacheFile } from '../../../main/services/usage/disk-cache.js';
 import { FRESH_MS } from '../../../main/services/usage/usage-service.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { OFFLINE_CONFIG_YAML } from '../../helpers/offline-config.js';
@@ -238,7 +239,7 @@ describe('a corrupted usage disk cache', () => {
   let home: string;
   let agentDir: string;
   let cacheFile: string;
-  let validCache: string;
+  let validCache: Buffer;
   const apps: HomeApp[] = [];
   afterEach(async () => {
     for (const a of apps.splice(0)) await a.app.close();
@@ -252,8 +253,8 @@ describe('a corrupted usage disk cache', () => {
   };
   const waitForValidCache = () =>
     waitUntil(async () => {
-      const text = await fs.readFile(cacheFile, 'utf8').catch(() => '');
-      return text.startsWith('{"format":"switchboard-usage-cache"') && text !== validCache;
+      const bytes = await fs.readFile(cacheFile).catch(() => Buffer.alloc(0));
+      return decodeCacheFile(bytes) !== null && !bytes.equals(validCache);
     }, 10_000, 25);
 
   beforeAll(async () => {
@@ -266,28 +267,29 @@ describe('a corrupted usage disk cache', () => {
     await first.app.services.usage.whenPersisted();
     await first.app.close();
     apps.length = 0;
-    validCache = await fs.readFile(cacheFile, 'utf8');
+    validCache = await fs.readFile(cacheFile);
     expect(validCache.length).toBeGreaterThan(100);
   });
 
-  const damage: Array<[string, () => string]> = [
-    ['truncated to half', () => validCache.slice(0, Math.floor(validCache.length / 2))],
+  /** The valid cache with its head changed, written again with a valid checksum (the head is free-form JSON here, hence any). */
+  const rewritten = (mutate: (head: any) => void, data = (d: Buffer) => d) => {
+    const { head, data: records } = decodeCacheFile(validCache)!;
+    mutate(head);
+    return encodeCacheFile(head, [data(records)]);
+  };
+
+  const damage: Array<[string, () => string | Buffer]> = [
+    ['truncated to half', () => validCache.subarray(0, Math.floor(validCache.length / 2))],
     ['truncated to nothing', () => ''],
     ['binary garbage', () => '\0\u00ff\u0001 not json'],
     ['valid JSON of another shape', () => JSON.stringify({ format: 'switchboard-usage-cache', version: 1, files: 'x' })],
-    ['its longest data field cut short inside valid JSON', () => {
-      const c = JSON.parse(validCache) as Record<string, unknown>;
-      const [key, value] = Object.entries(c)
-        .filter((e): e is [string, string] => typeof e[1] === 'string')
-        .sort((a, b) => b[1].length - a[1].length)[0]!;
-      c[key] = value.slice(0, 12);
-      return JSON.stringify(c);
+    ['one byte changed in its records', () => {
+      const bytes = Buffer.from(validCache);
+      bytes[bytes.length - 20] = bytes[bytes.length - 20]! ^ 0x55;
+      return bytes;
     }],
-    ['records claimed by the wrong file', () => {
-      const c = JSON.parse(validCache);
-      c.files[0][0] = path.join(agentDir, 'projects', 'p', 'other.jsonl');
-      return JSON.stringify(c);
-    }],
+    ['its records cut short behind an intact head', () => rewritten(() => undefined, (d) => d.subarray(0, 12))],
+    ['records claimed by the wrong file', () => rewritten((head) => (head.files[0][0] = path.join(agentDir, 'projects', 'p', 'other.jsonl')))],
   ];
   for (const [what, make] of damage) {
     it(`${what}: ignored at start and rebuilt, with the right numbers`, async () => {
@@ -297,15 +299,13 @@ describe('a corrupted usage disk cache', () => {
       expect(usageNumbers((await a.json('GET', '/api/usage/summary')).body)).toEqual(USAGE);
       expect((await a.json('GET', '/api/usage/status')).body).toMatchObject({ cached: true, files: 1 });
       await a.app.services.usage.whenPersisted();
-      expect(JSON.parse(await fs.readFile(cacheFile, 'utf8')).format).toBe('switchboard-usage-cache');
+      expect(decodeCacheFile(await fs.readFile(cacheFile))).not.toBeNull();
     });
   }
 
   it('a cache from the future (clock skew, damage) does not freeze the numbers: they refresh like a stale cache', async () => {
     const clock = new ManualClock(Date.UTC(2026, 0, 10, 12));
-    const c = JSON.parse(validCache);
-    c.lastFetch = clock.now() + 365 * 24 * 3_600_000;
-    await fs.writeFile(cacheFile, JSON.stringify(c));
+    await fs.writeFile(cacheFile, rewritten((head) => (head.lastFetch = clock.now() + 365 * 24 * 3_600_000)));
     const more = [...transcript, assistantLine({ msg: 'c', req: 'rc', ts: '2026-01-09T11:00:00.000Z', input: 5, output: 5 })];
     const file = await writeTranscript(agentDir, more);
     try {

@@ -1,5 +1,16 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseCache, serializeCache, type CacheSnapshot } from '../../../../main/services/usage/disk-cache.js';
+import {
+  decodeCacheFile,
+  encodeCacheFile,
+  parseCache,
+  readCacheFile,
+  serializeCache,
+  writeCacheFile,
+  type CacheSnapshot,
+} from '../../../../main/services/usage/disk-cache.js';
 import type { FileState } from '../../../../main/services/usage/usage-store.js';
 import { usageRecord } from '../../../fixtures/usage/lines.js';
 
@@ -8,51 +19,138 @@ const file = '/a/projects/café/s.jsonl';
 const other = '/a/projects/p/t.jsonl';
 const a = usageRecord({ key: 'm1\u0000r1', file, offset: 0, cost: 0.25, inputTokens: 3, model: 'claude-opus-4-6', fast: true, projectPath: '/home/josé' });
 const b = usageRecord({ key: 'm1\u0000r1', file, offset: 120, cost: 0.5, sidechain: true, version: null });
-const c = usageRecord({ key: null, file, offset: 240, cost: 0, model: null });
-const d = usageRecord({ key: 'ключ\u0000r2', file: other, offset: 0, cost: 1, sessionId: 's2' });
+const c = usageRecord({ key: null, file, offset: 240, cost: 0, model: null, timestamp: 1.7e12 + 0.5 });
+const d = usageRecord({ key: 'ключ\u0000r2', file: other, offset: 0, cost: 1, sessionId: 's2', cacheReadTokens: 2 ** 40 });
 const state: FileState = { path: file, size: 400, mtimeMs: 1.5, ino: 7, offset: 360, fingerprint: 'fp', records: [a, b], tail: [c], malformed: 2, tailMalformed: 1 };
 const second: FileState = { path: other, size: 90, mtimeMs: 2, ino: 8, offset: 90, fingerprint: 'fq', records: [d], tail: [], malformed: 0, tailMalformed: 0 };
-const snapshot: CacheSnapshot = { lastFetch: 1234, files: [state, second], kept: [a, c, d], seenAnomalies: ['cost_spike|2026-01-01'] };
+const snapshot: CacheSnapshot = { lastFetch: 1234, files: [state, second], kept: [[a, c], [d]], seenAnomalies: ['cost_spike|2026-01-01'] };
 
-const damaged = (mutate: (o: any) => void) => {
-  const o = JSON.parse(serializeCache(snapshot, identity, 'p'));
-  mutate(o);
-  return parseCache(JSON.stringify(o), identity, 'p');
+/** Rewrites the head and writes the file again around the same records, with a valid checksum. */
+const withHead = (mutate: (head: any) => void, data?: (bytes: Buffer) => Buffer) => {
+  const decoded = decodeCacheFile(serializeCache(snapshot, identity, 'p'))!;
+  const head = decoded.head as any;
+  mutate(head);
+  return parseCache(encodeCacheFile(head, [data ? data(decoded.data) : decoded.data]), identity, 'p');
 };
 
 describe('disk cache format', () => {
-  it('round-trips files, records, the kept set and announced anomalies, as ASCII', () => {
-    const text = serializeCache(snapshot, identity, 'prices-1');
-    expect(/^[\x00-\x7f]*$/.test(text)).toBe(true);
-    const back = parseCache(Buffer.from(text).toString('latin1'), identity, 'prices-1')!;
+  it('round-trips files, records, the kept lists and announced anomalies', () => {
+    const back = parseCache(serializeCache(snapshot, identity, 'prices-1'), identity, 'prices-1')!;
     expect(back.lastFetch).toBe(1234);
     expect(back.seenAnomalies).toEqual(['cost_spike|2026-01-01']);
     expect(back.files).toEqual([state, second]);
-    expect(back.kept).toEqual([a, c, d]);
+    expect(back.kept).toEqual([[a, c], [d]]);
+    // The kept lists hold the very records of the files, as the store expects.
+    expect(back.kept![0]![1]).toBe(back.files[0]!.tail[0]);
   });
 
-  it('drops the kept set when the price table changed, so costs are computed again', () => {
-    expect(parseCache(serializeCache(snapshot, identity, 'prices-1'), identity, 'prices-2')!.kept).toBeNull();
+  it('round-trips ASCII-only keys (read the cheap way) and an empty cache', () => {
+    const ascii: CacheSnapshot = { ...snapshot, files: [state], kept: [[a]] };
+    expect(parseCache(serializeCache(ascii, identity, 'p'), identity, 'p')).toEqual(ascii);
+    const empty: CacheSnapshot = { lastFetch: 0, files: [], kept: [], seenAnomalies: [] };
+    expect(parseCache(serializeCache(empty, identity, 'p'), identity, 'p')).toEqual(empty);
   });
 
-  it('is unusable for another agent dir', () => {
-    expect(parseCache(serializeCache(snapshot, identity, 'p'), { ...identity, agentDir: '/other' }, 'p')).toBeNull();
+  it('reads a buffer that does not start on an 8-byte boundary', () => {
+    const bytes = serializeCache(snapshot, identity, 'p');
+    const shifted = Buffer.concat([Buffer.alloc(3), bytes]).subarray(3);
+    expect(shifted.byteOffset % 8).not.toBe(0);
+    expect(parseCache(shifted, identity, 'p')!.files).toEqual([state, second]);
   });
 
-  it('is unusable when truncated', () => {
-    const text = serializeCache(snapshot, identity, 'p');
-    expect(parseCache(text.slice(0, text.length - 10), identity, 'p')).toBeNull();
+  it('starts with a fixed header: magic, byte order, version, head length', () => {
+    const bytes = serializeCache(snapshot, identity, 'p');
+    expect(bytes.toString('latin1', 0, 8)).toBe('SWBUSAGE');
+    const le = os.endianness() === 'LE';
+    expect(le ? bytes.readUInt32LE(8) : bytes.readUInt32BE(8)).toBe(0x01020304);
+    expect(le ? bytes.readUInt32LE(12) : bytes.readUInt32BE(12)).toBe(4);
+    const headBytes = le ? bytes.readUInt32LE(16) : bytes.readUInt32BE(16);
+    expect(JSON.parse(bytes.toString('utf8', 24, 24 + headBytes))).toMatchObject({ sources: identity, prices: 'p', lastFetch: 1234, count: 4 });
+  });
+
+  it('drops the kept lists when the price table changed, so costs are computed again', () => {
+    const back = parseCache(serializeCache(snapshot, identity, 'prices-1'), identity, 'prices-2')!;
+    expect(back.kept).toBeNull();
+    expect(back.files).toEqual([state, second]);
+  });
+
+  it('refuses kept lists that are not in file order rather than writing wrong flags', () => {
+    expect(() => serializeCache({ ...snapshot, kept: [[c, a], [d]] }, identity, 'p')).toThrow(/file order/);
+  });
+
+  it('is unusable for another agent dir or instances dir', () => {
+    const bytes = serializeCache(snapshot, identity, 'p');
+    expect(parseCache(bytes, { ...identity, agentDir: '/other' }, 'p')).toBeNull();
+    expect(parseCache(bytes, { ...identity, instancesDir: '/other' }, 'p')).toBeNull();
   });
 
   it.each([
-    ['a record count that does not fit', (o: any) => (o.files[0][8] += 1)],
-    ['fewer records than the files claim', (o: any) => (o.files[1][8] = 0)],
-    ['numbers of the wrong size', (o: any) => (o.numbers = o.numbers.slice(0, 8))],
-    ['keys longer than their lengths', (o: any) => (o.keyText = Buffer.from(Buffer.from(o.keyText, 'base64').toString() + 'x').toString('base64'))],
-    ['a file row naming another file', (o: any) => (o.files[0][0] = '/a/projects/x.jsonl')],
-    ['a reference outside the string table', (o: any) => (o.files[0][10] = [])],
-    ['an older format', (o: any) => (o.version = 2)],
+    ['truncated by 10 bytes', (bytes: Buffer) => bytes.subarray(0, bytes.length - 10)],
+    ['truncated inside the header', (bytes: Buffer) => bytes.subarray(0, 20)],
+    ['empty', () => Buffer.alloc(0)],
+    // Both still parse as a well-formed cache with other numbers: only the checksum tells.
+    ['one bit flipped in a token count', (bytes: Buffer) => flip(bytes, bytes.length - decodeCacheFile(bytes)!.data.length + 8)],
+    ['one bit flipped in the head (lastFetch 1234 → 1235)', (bytes: Buffer) => flip(bytes, bytes.indexOf('1234') + 3)],
+    ['another magic', (bytes: Buffer) => Buffer.concat([Buffer.from('SWBUSAGX'), bytes.subarray(8)])],
+    ['the other byte order', (bytes: Buffer) => withU32(bytes, 8, 0x04030201)],
+    ['another version', (bytes: Buffer) => withU32(bytes, 12, 3)],
+    ['a head length past the end', (bytes: Buffer) => withU32(bytes, 16, bytes.length)],
+    ['the JSON cache of version 3', () => Buffer.from('{"format":"switchboard-usage-cache","version":3,"endian":"LE","files":[]}')],
+  ])('is unusable when %s', (_name, damage) => {
+    expect(parseCache(damage(serializeCache(snapshot, identity, 'p')), identity, 'p')).toBeNull();
+  });
+
+  it.each([
+    ['a record count that does not fit the rows', (h: any) => (h.count += 1)],
+    ['a row claiming one record more', (h: any) => ((h.files[0][8] += 1), (h.count += 1))],
+    ['fewer records than the files claim', (h: any) => ((h.files[1][8] = 0), (h.count -= 1))],
+    ['a file row naming another file', (h: any) => (h.files[0][0] = '/a/projects/x.jsonl')],
+    ['a reference outside the string table', (h: any) => (h.files[0][10] = [])],
+    ['a row of the wrong shape', (h: any) => (h.files[0][1] = '400')],
+    ['a negative count', (h: any) => (h.files[0][6] = -1)],
+    ['no sources', (h: any) => delete h.sources],
   ])('is unusable with %s', (_name, mutate) => {
-    expect(damaged(mutate)).toBeNull();
+    expect(withHead(mutate)).toBeNull();
+  });
+
+  it.each([[[]], [null], ['head'], [5]])('is unusable with the head %j', (head) => {
+    const { data } = decodeCacheFile(serializeCache(snapshot, identity, 'p'))!;
+    expect(parseCache(encodeCacheFile(head, [data]), identity, 'p')).toBeNull();
+  });
+
+  it('is unusable when the records are cut short, or the keys do not fit their lengths', () => {
+    expect(withHead(() => undefined)).not.toBeNull(); // the helper itself keeps a cache usable
+    expect(withHead(() => undefined, (data) => data.subarray(0, 100))).toBeNull();
+    expect(withHead(() => undefined, (data) => Buffer.concat([data, Buffer.from('x')]))).toBeNull();
+    expect(withHead(() => undefined, (data) => data.subarray(0, data.length - 1))).toBeNull();
   });
 });
+
+describe('disk cache file', () => {
+  it('is written atomically with mode 0600 and read back; a missing file says so', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'switchboard-usage-cache-'));
+    try {
+      const target = path.join(dir, '.cache', 'usage-cache.json');
+      expect(await readCacheFile(target, identity, 'p')).toBe('missing');
+      await writeCacheFile(target, snapshot, identity, 'p');
+      expect((await fs.stat(target)).mode & 0o777).toBe(0o600);
+      expect(await fs.readdir(path.dirname(target))).toEqual(['usage-cache.json']);
+      expect((await readCacheFile(target, identity, 'p')) as CacheSnapshot).toEqual(snapshot);
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+function flip(bytes: Buffer, at: number): Buffer {
+  const copy = Buffer.from(bytes);
+  copy[at] = copy[at]! ^ 1;
+  return copy;
+}
+
+function withU32(bytes: Buffer, at: number, value: number): Buffer {
+  const copy = Buffer.from(bytes);
+  if (os.endianness() === 'LE') copy.writeUInt32LE(value, at);
+  else copy.writeUInt32BE(value, at);
+  return copy;
+}

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { decodeCacheFile } from '../../../../main/services/usage/disk-cache.js';
 import { FRESH_MS, MONTHLY_FRESH_MS, STALE_LIMIT_MS } from '../../../../main/services/usage/usage-service.js';
 import { UsageUnavailableError } from '../../../../main/services/usage/usage-errors.js';
 import { assistantLine } from '../../../fixtures/usage/lines.js';
@@ -172,19 +173,19 @@ describe('disk cache', () => {
     await h.append('p/s.jsonl', [line('a', 100)]);
     await inputOf();
     await h.service.whenPersisted();
-    const first = await fs.readFile(h.ctx.paths.usageCache, 'utf8');
+    const first = await fs.readFile(h.ctx.paths.usageCache);
     h.clock.advance(FRESH_MS);
     await inputOf();
     await h.service.whenIdle();
     await h.service.whenPersisted();
     expect(h.events.refreshed).toHaveLength(2);
-    expect(await fs.readFile(h.ctx.paths.usageCache, 'utf8')).toBe(first);
+    expect((await fs.readFile(h.ctx.paths.usageCache)).equals(first)).toBe(true);
     await h.append('p/s.jsonl', [line('b', 5)]);
     h.clock.advance(FRESH_MS);
     await inputOf();
     await h.service.whenIdle();
     await h.service.whenPersisted();
-    expect(JSON.parse(await fs.readFile(h.ctx.paths.usageCache, 'utf8')).lastFetch).toBe(h.clock.now());
+    expect((decodeCacheFile(await fs.readFile(h.ctx.paths.usageCache))!.head as { lastFetch: number }).lastFetch).toBe(h.clock.now());
   });
 
   it('a corrupted cache is ignored and rebuilt by the next scan', async () => {
@@ -197,7 +198,7 @@ describe('disk cache', () => {
       expect((await s.status()).cached).toBe(false);
       expect((await s.summary(UTC)).inputTokens).toBe(100);
       await s.whenPersisted();
-      expect(JSON.parse(await fs.readFile(h.ctx.paths.usageCache, 'utf8')).format).toBe('switchboard-usage-cache');
+      expect(decodeCacheFile(await fs.readFile(h.ctx.paths.usageCache))).not.toBeNull();
     }
   });
 });

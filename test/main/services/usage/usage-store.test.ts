@@ -59,7 +59,7 @@ describe('UsageStore after a restore from the disk cache', () => {
   it('builds the skipped index when warmed, keeping the same kept lists when the cache was right', () => {
     const store = new UsageStore(new Pricing());
     const files = states();
-    store.restore(files, [files[0]!.records[0]!, files[0]!.records[1]!]);
+    store.restore(files, [[files[0]!.records[0]!, files[0]!.records[1]!], []]);
     const groups = store.keptGroups();
     const version = store.version;
     store.warmIndex();
@@ -74,7 +74,7 @@ describe('UsageStore after a restore from the disk cache', () => {
   it('corrects a kept set the cache got wrong when warmed', () => {
     const store = new UsageStore(new Pricing());
     const files = states();
-    store.restore(files, [files[0]!.records[1]!, files[1]!.records[0]!]); // b's 2 does not beat a's 5
+    store.restore(files, [[files[0]!.records[1]!], [files[1]!.records[0]!]]); // b's 2 does not beat a's 5
     const version = store.version;
     store.warmIndex();
     expect(outputs(store)).toEqual(['/a.jsonl:5', '/a.jsonl:1']);
