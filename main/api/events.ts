@@ -40,8 +40,10 @@ function streamEvents(req: Request, res: Response, events: AppEvents, options: E
   req.socket.setNoDelay(true);
   res.write(`retry: ${options.retryMs}\n: connected\n\n`);
   const unsubscribe = STREAMED_EVENTS.map((name) => events.on(name, (payload) => res.write(formatEvent(name, payload))));
+  // A clean end on shutdown: clients see the stream finish and reconnect after `retry`.
+  unsubscribe.push(events.on('closing', () => res.end()));
   const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), options.heartbeatMs);
-  // Ours must never keep the process alive on its own (shutdown force-closes the socket anyway).
+  // Ours must never keep the process alive on its own (shutdown ends the stream anyway).
   heartbeat.unref();
   res.on('close', () => {
     clearInterval(heartbeat);

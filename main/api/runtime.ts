@@ -79,6 +79,7 @@ export async function startSwitchboard(options: SwitchboardOptions): Promise<Run
   warm.start(hot, services.usage);
   let closing: Promise<void> | undefined;
   const stop = async () => {
+    services.ctx.events.emit('closing', {});
     await warm.stop(hot, services.usage);
     await stopServices(services);
   };
@@ -129,7 +130,7 @@ function listen(server: http.Server, port: number): Promise<void> {
 async function shutdown(server: http.Server, stopServices: () => Promise<void>): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
-  // Long-lived responses (event streams) would hold close() forever.
+  // Event streams end on the `closing` event; anything else still open after a second is cut.
   const force = setTimeout(() => server.closeAllConnections(), 1_000);
   await stopServices();
   await closed;

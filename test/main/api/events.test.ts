@@ -81,10 +81,11 @@ describe('GET /api/events', () => {
     const b = await open(app.url + '/api/events');
     await a.waitFor((c) => c.retry !== undefined);
     await b.waitFor((c) => c.retry !== undefined);
-    expect(events.listenerCount()).toBe(baseline + 2 * STREAMED_EVENTS.length);
+    const perStream = STREAMED_EVENTS.length + 1; // and `closing`
+    expect(events.listenerCount()).toBe(baseline + 2 * perStream);
 
     a.close();
-    await eventually(() => events.listenerCount() === baseline + STREAMED_EVENTS.length);
+    await eventually(() => events.listenerCount() === baseline + perStream);
     events.emit('usage-refreshed', { timestamp: 1 });
     await b.waitFor((c) => c.events.length === 1);
     expect(a.events).toEqual([]);
@@ -102,6 +103,18 @@ describe('GET /api/events', () => {
     // runtime.ts force-closes lingering connections after 1 s; allow for a loaded machine.
     expect(Date.now() - started).toBeLessThan(4_000);
     await sse.ended;
+  });
+
+  it('ends the stream cleanly on shutdown instead of cutting the connection', async () => {
+    app = await startTestApp();
+    const res = await new Promise<http.IncomingMessage>((resolve, reject) => http.get(app!.url + '/api/events', { agent: false }, resolve).on('error', reject));
+    const ended = new Promise<boolean>((resolve) => {
+      res.on('end', () => resolve(res.complete));
+      res.on('close', () => resolve(res.complete));
+      res.resume();
+    });
+    await app.close();
+    expect(await ended).toBe(true); // the terminating chunk arrived: not the 1 s force-close
   });
 
   it('refuses other methods with 405', async () => {
