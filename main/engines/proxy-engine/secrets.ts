@@ -1,11 +1,30 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type http from 'node:http';
 
+/**
+ * Digests of the configured secrets, so each request hashes only what the client sent. The
+ * config holds one or two secrets for the process's life; the bound only guards a caller that
+ * would pass per-request values as `expected`.
+ */
+const expectedDigests = new Map<string, Buffer>();
+const MAX_CACHED = 16;
+
 /** Compares secrets in constant time (hashing first evens out the lengths). */
 export function secretEquals(given: string, expected: string): boolean {
-  const a = createHash('sha256').update(given).digest();
-  const b = createHash('sha256').update(expected).digest();
-  return timingSafeEqual(a, b);
+  return timingSafeEqual(sha256(given), expectedDigest(expected));
+}
+
+function expectedDigest(expected: string): Buffer {
+  let digest = expectedDigests.get(expected);
+  if (!digest) {
+    if (expectedDigests.size >= MAX_CACHED) expectedDigests.clear();
+    expectedDigests.set(expected, (digest = sha256(expected)));
+  }
+  return digest;
+}
+
+function sha256(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
 }
 
 /** The credential a client sent: `Authorization: Bearer <key>` (or a bare value), else `headerName`. */

@@ -1,13 +1,14 @@
 import type http from 'node:http';
 import { estimateInputTokens, type AnthropicRequest } from '../../translate/index.js';
-import { clientErrorBody, clientFormatFor, sendJson } from '../client-errors.js';
+import { clientErrorBody, clientFormatFor, sendJson, type ClientFormat } from '../client-errors.js';
 import type { EngineContext } from '../context.js';
 import { listModels } from '../models.js';
 import { sessionKey } from '../sessions.js';
-import { RequestRecord } from './error-log.js';
+import { RequestRecord, type AttemptRecord } from './error-log.js';
+import { Hangup } from './hangup.js';
 import { forward } from './proxy.js';
 import { BodyTooLargeError, readBody } from './read-body.js';
-import { matchTrafficRoute } from './routes.js';
+import { matchTrafficRoute, type Endpoint } from './routes.js';
 import { attemptOrder, resolveUpstreams } from './select.js';
 import { trafficState } from './state.js';
 
@@ -22,73 +23,85 @@ export async function handleTraffic(req: http.IncomingMessage, res: http.ServerR
   const pathname = q === -1 ? url : url.slice(0, q);
   const route = matchTrafficRoute(req.method, pathname);
   if (!route) return false;
-  const client = clientFormatFor(pathname);
-  const endpoint = route.endpoint;
-  if (endpoint === 'models') {
+  if (route.endpoint === 'models') {
     sendPinnedModels(res, ctx, route.pinned ?? '');
     return true;
   }
-  const state = trafficState(ctx);
-  const record = new RequestRecord(req, ctx.now());
-  const controller = new AbortController();
+  const hangup = new Hangup();
   // A client that disconnects aborts the upstream request at once.
   res.once('close', () => {
-    if (!res.writableFinished) controller.abort();
+    if (!res.writableFinished) hangup.fire();
   });
-  const answer = (status: number, payload: unknown): void => {
-    record.finish(status, JSON.stringify(payload));
-    sendJson(res, status, payload);
-  };
-  const reject = (status: number, message: string): void => answer(status, clientErrorBody(client, status, message));
-
-  const serve = async (): Promise<void> => {
-    let raw: Buffer;
-    try {
-      raw = await readBody(req);
-    } catch (err) {
-      if (err instanceof BodyTooLargeError) reject(413, 'Request body too large');
-      return; // otherwise the client went away mid-upload
-    }
-    record.body = raw;
-    const body = parseBody(raw);
-    if (!body) return reject(400, 'Invalid JSON in request body: expected a JSON object');
-    ctx.sessions.record(
-      sessionKey({
-        userId: (body.metadata as { user_id?: unknown } | undefined)?.user_id,
-        sessionHeader: req.headers['x-session-id'],
-        remoteAddress: req.socket.remoteAddress,
-        userAgent: req.headers['user-agent'],
-      }),
-      ctx.now(),
-    );
-    const model = body.model;
-    if (typeof model !== 'string' || model === '') return reject(400, 'model: a model name is required');
-    if (!Array.isArray(body.messages)) return reject(400, 'messages: an array of messages is required');
-    const resolved = resolveUpstreams(ctx.config, model, route.pinned);
-    if (!resolved.ok) return reject(resolved.status, resolved.message);
-    let upstreams = resolved.upstreams;
-    if (endpoint === 'count_tokens') {
-      // Only an Anthropic upstream can count exactly; for the others the engine estimates.
-      upstreams = upstreams.filter((u) => u.format === 'anthropic');
-      if (upstreams.length === 0) return answer(200, { input_tokens: estimateInputTokens(body as unknown as AnthropicRequest) });
-    }
-    const attempts = attemptOrder(upstreams, (u) => state.poolOf(u), ctx.now());
-    const search = q === -1 ? '' : url.slice(q);
-    const call = { req, res, client, endpoint, body, raw, search, clientModel: model, upstreamModel: resolved.upstreamModel, record, signal: controller.signal };
-    await forward(ctx, call, attempts);
-  };
-
+  const record = new RequestRecord(req, ctx.now());
+  const search = q === -1 ? '' : url.slice(q);
+  const exchange: Exchange = { req, res, client: clientFormatFor(pathname), endpoint: route.endpoint, pinned: route.pinned, search, record, hangup };
   try {
-    await serve();
+    await serve(ctx, exchange);
   } finally {
     // A client that hung up is not a failure of ours; it is logged only when an upstream attempt failed too.
-    const failedAttempt = record.attempts.some((a) => a.error !== undefined || (a.status ?? 0) >= 400);
-    if (controller.signal.aborted ? failedAttempt : record.failed) {
+    if (hangup.gone ? record.attempts.some(attemptFailed) : record.failed) {
       if (record.status === 0) record.finish(499, '<client closed the connection>');
-      void state.errorLogs.write(record, pathname);
+      void trafficState(ctx).errorLogs.write(record, pathname);
     }
   }
   return true;
+}
+
+/** One client request on a traffic route, as it travels through `serve`. */
+interface Exchange {
+  req: http.IncomingMessage;
+  res: http.ServerResponse;
+  client: ClientFormat;
+  endpoint: Exclude<Endpoint, 'models'>;
+  pinned: string | undefined;
+  /** The query string with its `?`, or ''. */
+  search: string;
+  record: RequestRecord;
+  hangup: Hangup;
+}
+
+async function serve(ctx: EngineContext, x: Exchange): Promise<void> {
+  let raw: Buffer;
+  try {
+    raw = await readBody(x.req);
+  } catch (err) {
+    if (err instanceof BodyTooLargeError) reject(x, 413, 'Request body too large');
+    return; // otherwise the client went away mid-upload
+  }
+  x.record.body = raw;
+  const body = parseBody(raw);
+  if (!body) return reject(x, 400, 'Invalid JSON in request body: expected a JSON object');
+  const metadata = body.metadata as { user_id?: unknown } | undefined;
+  const headers = x.req.headers;
+  ctx.sessions.record(sessionKey({ userId: metadata?.user_id, sessionHeader: headers['x-session-id'], remoteAddress: x.req.socket.remoteAddress, userAgent: headers['user-agent'] }), ctx.now());
+  const model = body.model;
+  if (typeof model !== 'string' || model === '') return reject(x, 400, 'model: a model name is required');
+  if (!Array.isArray(body.messages)) return reject(x, 400, 'messages: an array of messages is required');
+  const resolved = resolveUpstreams(ctx.config, model, x.pinned);
+  if (!resolved.ok) return reject(x, resolved.status, resolved.message);
+  let upstreams = resolved.upstreams;
+  if (x.endpoint === 'count_tokens') {
+    // Only an Anthropic upstream can count exactly; for the others the engine estimates.
+    upstreams = upstreams.filter((u) => u.format === 'anthropic');
+    if (upstreams.length === 0) return answer(x, 200, { input_tokens: estimateInputTokens(body as unknown as AnthropicRequest) });
+  }
+  const state = trafficState(ctx);
+  const attempts = attemptOrder(upstreams, state.poolOf, ctx.now());
+  const { req, res, client, endpoint, search, record, hangup } = x;
+  await forward(ctx, { req, res, client, endpoint, body, raw, search, clientModel: model, upstreamModel: resolved.upstreamModel, record, hangup }, attempts);
+}
+
+function answer(x: Exchange, status: number, payload: unknown): void {
+  x.record.finish(status, JSON.stringify(payload));
+  sendJson(x.res, status, payload);
+}
+
+function reject(x: Exchange, status: number, message: string): void {
+  answer(x, status, clientErrorBody(x.client, status, message));
+}
+
+function attemptFailed(a: AttemptRecord): boolean {
+  return a.error !== undefined || (a.status ?? 0) >= 400;
 }
 
 function parseBody(raw: Buffer): Record<string, unknown> | undefined {

@@ -74,15 +74,6 @@ export function planFor(upstream: Upstream, input: PlanInput): TrafficPlan {
   };
 }
 
-/** Upstream URL: OpenAI base URLs carry their version path, Anthropic ones do not (decisions §4). */
-export function upstreamUrl(upstream: Upstream, path: string, clientSearch: string): URL {
-  const base = upstream.base_url.replace(/\/+$/, '');
-  const url = new URL(base + path);
-  // Claude Code's `?beta=true` matters only to an Anthropic upstream.
-  if (upstream.format === 'anthropic' && clientSearch) url.search = clientSearch;
-  return url;
-}
-
 function json(value: unknown): Buffer {
   return Buffer.from(JSON.stringify(value));
 }

@@ -3,11 +3,13 @@ import { toAnthropicError, toOpenAIError } from '../../translate/index.js';
 import { clientErrorBody, sendJson, type ClientFormat } from '../client-errors.js';
 import type { EngineContext } from '../context.js';
 import type { RequestRecord } from './error-log.js';
+import type { Hangup } from './hangup.js';
 import { cooldownMs } from './key-pool.js';
-import { planFor, upstreamUrl, type TrafficPlan } from './plan.js';
+import { planFor, type TrafficPlan } from './plan.js';
 import { collectBody, relayStream } from './relay.js';
 import type { Attempt } from './select.js';
 import { callUpstream, UpstreamFailure } from './upstream-call.js';
+import { upstreamEndpoint } from './upstream-endpoint.js';
 import { forwardedResponseHeaders, upstreamHeaders } from './upstream-headers.js';
 
 /** Non-streaming upstream bodies beyond this are refused (no real completion comes close). */
@@ -24,7 +26,7 @@ export interface ForwardCall {
   clientModel: string;
   upstreamModel: string;
   record: RequestRecord;
-  signal: AbortSignal;
+  hangup: Hangup;
 }
 
 interface Failure {
@@ -45,7 +47,7 @@ export async function forward(ctx: EngineContext, call: ForwardCall, attempts: A
   const timeouts = { connectMs: ctx.config.routing.connect_timeout_seconds * 1000, firstByteMs: ctx.config.routing.first_byte_timeout_seconds * 1000 };
   let last: Failure = { status: 502, message: 'No upstream attempt was possible' };
   for (const attempt of attempts) {
-    if (call.signal.aborted) return;
+    if (call.hangup.gone) return;
     const { upstream, pool, slot } = attempt;
     let plan: TrafficPlan;
     try {
@@ -56,21 +58,21 @@ export async function forward(ctx: EngineContext, call: ForwardCall, attempts: A
       return;
     }
     const key = pool.key(slot);
-    const url = upstreamUrl(upstream, plan.upstreamPath, call.client === 'anthropic' ? call.search : '');
+    const endpoint = upstreamEndpoint(upstream, plan.upstreamPath, call.client === 'anthropic' ? call.search : '');
     const headers = upstreamHeaders(upstream, key, call.client, call.req, plan.stream);
     const log = call.record.addAttempt({
       timestamp: ctx.now(),
       upstream: upstream.name,
       keyLabel: key ? `key ${slot + 1} of ${pool.keys.length}` : 'no key',
-      url: url.toString(),
+      url: endpoint.href,
       headers,
       body: plan.body,
     });
     let res: http.IncomingMessage;
     try {
-      res = await callUpstream({ url, headers, body: plan.body }, call.signal, timeouts);
+      res = await callUpstream({ endpoint, headers, body: plan.body }, call.hangup, timeouts);
     } catch (err) {
-      if (call.signal.aborted) return;
+      if (call.hangup.gone) return;
       const failure = err instanceof UpstreamFailure ? err : new UpstreamFailure(String(err), 502);
       log.error = failure.message;
       pool.coolDown(slot, ctx.now(), ctx.config.routing.cooldown_seconds * 1000);
@@ -80,6 +82,7 @@ export async function forward(ctx: EngineContext, call: ForwardCall, attempts: A
     log.status = res.statusCode ?? 502;
     if (log.status >= 400) {
       const text = await collectBody(res, timeouts.firstByteMs, 1024 * 1024).then(String, (e: Error) => `<body unreadable: ${e.message}>`);
+      call.hangup.onGone(undefined);
       log.responseBody = text;
       last = { status: log.status, upstreamBody: text, upstreamFormat: upstream.format, message: text };
       if (log.status === 429 || log.status >= 500) {
@@ -89,11 +92,12 @@ export async function forward(ctx: EngineContext, call: ForwardCall, attempts: A
       break;
     }
     const done = plan.stream ? await relay(call, plan, res, timeouts.firstByteMs, log) : await respondWhole(call, plan, res, timeouts.firstByteMs, log);
+    call.hangup.onGone(undefined);
     if (done === 'sent' || done === 'aborted') return;
     pool.coolDown(slot, ctx.now(), ctx.config.routing.cooldown_seconds * 1000);
     last = done;
   }
-  if (call.signal.aborted) return;
+  if (call.hangup.gone) return;
   sendFailure(call, last);
 }
 
@@ -104,7 +108,7 @@ async function relay(call: ForwardCall, plan: TrafficPlan, res: http.IncomingMes
     ...(plan.createStream ? { translator: plan.createStream() } : {}),
     errorFrame: (status, message) => errorFrame(call.client, status, message),
     idleMs,
-    signal: call.signal,
+    hangup: call.hangup,
     headers: plan.createStream ? {} : forwardedResponseHeaders(res.headers),
   });
   switch (outcome.kind) {
@@ -128,7 +132,7 @@ async function respondWhole(call: ForwardCall, plan: TrafficPlan, res: http.Inco
   try {
     body = await collectBody(res, idleMs, MAX_UPSTREAM_BODY);
   } catch (err) {
-    if (call.signal.aborted) return 'aborted';
+    if (call.hangup.gone) return 'aborted';
     log.error = (err as Error).message;
     return { status: 502, message: (err as Error).message };
   }

@@ -20,6 +20,7 @@ export function readLimited(stream: NodeJS.ReadableStream & { destroy?: () => vo
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let ended = false;
     stream.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
@@ -30,8 +31,14 @@ export function readLimited(stream: NodeJS.ReadableStream & { destroy?: () => vo
       }
       chunks.push(chunk);
     });
-    stream.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
+    stream.once('end', () => {
+      ended = true;
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    });
     stream.on('error', reject);
-    stream.once('close', () => reject(new Error('stream closed before its end')));
+    // 'close' follows every 'end': build the Error (a stack capture) only when it means something.
+    stream.once('close', () => {
+      if (!ended) reject(new Error('stream closed before its end'));
+    });
   });
 }

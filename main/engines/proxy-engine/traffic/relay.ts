@@ -1,5 +1,6 @@
 import type http from 'node:http';
 import { SSE_HEADERS, type SseTranslator } from '../../translate/index.js';
+import type { Hangup } from './hangup.js';
 
 export type RelayOutcome =
   /** The whole stream reached the client. */
@@ -18,7 +19,7 @@ export interface RelayOptions {
   errorFrame: (status: number, message: string) => string;
   /** Longest silence before the first chunk and between chunks. */
   idleMs: number;
-  signal: AbortSignal;
+  hangup: Hangup;
   headers: Record<string, string>;
 }
 
@@ -29,24 +30,23 @@ export interface RelayOptions {
  * upstream read.
  */
 export function relayStream(upstream: http.IncomingMessage, res: http.ServerResponse, options: RelayOptions): Promise<RelayOutcome> {
-  const { translator, signal } = options;
+  const { translator, hangup } = options;
   return new Promise((resolve) => {
     let committed = false;
     let settled = false;
     let received = 0;
     let ended = false;
     const timer = setTimeout(() => fail(504, `Upstream sent nothing for ${options.idleMs} ms`), options.idleMs);
-    const onAbort = () => {
+    hangup.onGone(() => {
       upstream.destroy();
       settle({ kind: 'aborted' });
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
+    });
 
     function settle(outcome: RelayOutcome): void {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
+      hangup.onGone(undefined);
       resolve(outcome);
     }
     function commit(): void {
@@ -56,7 +56,7 @@ export function relayStream(upstream: http.IncomingMessage, res: http.ServerResp
     function fail(status: number, message: string): void {
       if (settled) return;
       upstream.destroy();
-      if (signal.aborted) return settle({ kind: 'aborted' });
+      if (hangup.gone) return settle({ kind: 'aborted' });
       if (!committed) return settle({ kind: 'retry', status, message });
       res.end(translator ? translator.fail(status, message) : options.errorFrame(status, message));
       settle({ kind: 'broken', message });
@@ -113,7 +113,7 @@ export function collectBody(upstream: http.IncomingMessage, idleMs: number, limi
     });
     upstream.once('end', () => {
       clearTimeout(timer);
-      resolve(Buffer.concat(chunks, size));
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
     });
     upstream.on('error', (err) => {
       clearTimeout(timer);

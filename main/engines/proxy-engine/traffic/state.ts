@@ -6,7 +6,7 @@ import { KeyPool } from './key-pool.js';
 
 /** Traffic bookkeeping that lives as long as the engine: key pools and the error-log writer. */
 export interface TrafficState {
-  poolOf(upstream: Upstream): KeyPool;
+  poolOf: (upstream: Upstream) => KeyPool;
   errorLogs: ErrorLogWriter;
 }
 
@@ -18,7 +18,7 @@ export function trafficState(ctx: EngineContext): TrafficState {
   if (!state) {
     const pools = new Map<Upstream, KeyPool>();
     state = {
-      poolOf(upstream) {
+      poolOf: (upstream) => {
         let pool = pools.get(upstream);
         if (!pool) pools.set(upstream, (pool = new KeyPool(upstreamKeys(upstream))));
         return pool;

@@ -1,12 +1,19 @@
 import http from 'node:http';
 import https from 'node:https';
+import type { Hangup } from './hangup.js';
+import type { UpstreamEndpoint } from './upstream-endpoint.js';
 
-/** Keep-alive pools: reusing upstream connections is most of the proxy's latency budget. */
-const httpAgent = new http.Agent({ keepAlive: true, maxSockets: 256, keepAliveMsecs: 30_000 });
-const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 256, keepAliveMsecs: 30_000 });
+/**
+ * Keep-alive pools: reusing upstream connections is most of the proxy's latency budget. LIFO
+ * (Node's default, spelled out) keeps the busiest sockets warm and lets idle ones expire.
+ */
+const agentOptions = { keepAlive: true, maxSockets: 256, keepAliveMsecs: 30_000, scheduling: 'lifo' } as const;
+const httpAgent = new http.Agent(agentOptions);
+const httpsAgent = new https.Agent(agentOptions);
 
 export interface UpstreamTarget {
-  url: URL;
+  endpoint: UpstreamEndpoint;
+  /** Sent as given, plus `content-length`. */
   headers: Record<string, string>;
   body: Buffer;
 }
@@ -26,47 +33,51 @@ export class UpstreamFailure extends Error {
   }
 }
 
+/** The rejection of a call the client walked away from; nothing is answered for it. */
+export class ClientGoneError extends Error {}
+
 /**
  * One POST to an upstream. Resolves with the response as soon as its headers arrive (the body is
- * still streaming); rejects with UpstreamFailure on connect errors and timeouts, or with the
- * signal's AbortError when the client went away.
+ * still streaming); rejects with UpstreamFailure on connect errors and timeouts, or with
+ * ClientGoneError when the client went away. Until the caller clears `hangup`, a client that goes
+ * destroys this request, and with it the response body still arriving.
  */
-export function callUpstream(target: UpstreamTarget, signal: AbortSignal, timeouts: Timeouts): Promise<http.IncomingMessage> {
+export function callUpstream(target: UpstreamTarget, hangup: Hangup, timeouts: Timeouts): Promise<http.IncomingMessage> {
   return new Promise((resolve, reject) => {
-    const secure = target.url.protocol === 'https:';
-    const req = (secure ? https : http).request(target.url, {
+    const { endpoint, body } = target;
+    target.headers['content-length'] = String(body.length);
+    const req = (endpoint.secure ? https : http).request({
+      ...endpoint.options,
       method: 'POST',
-      headers: { ...target.headers, 'content-length': String(target.body.length) },
-      agent: secure ? httpsAgent : httpAgent,
-      signal,
+      headers: target.headers,
+      agent: endpoint.secure ? httpsAgent : httpAgent,
     });
+    hangup.onGone(() => req.destroy(new ClientGoneError('client went away')));
     let connectTimer: NodeJS.Timeout | undefined;
     const firstByteTimer = setTimeout(() => {
       req.destroy(new UpstreamFailure(`Upstream sent no response within ${timeouts.firstByteMs} ms`, 504));
     }, timeouts.firstByteMs);
-    const clear = () => {
-      clearTimeout(firstByteTimer);
-      if (connectTimer) clearTimeout(connectTimer);
-    };
     req.once('socket', (socket) => {
+      if (!socket.connecting) return; // a reused keep-alive connection, already set up below
       // Nagle's algorithm with delayed ACKs stalls small request/response pairs by up to 40 ms.
       socket.setNoDelay(true);
-      if (!socket.connecting) return; // a reused keep-alive connection
       connectTimer = setTimeout(() => {
-        req.destroy(new UpstreamFailure(`Could not connect to ${target.url.host} within ${timeouts.connectMs} ms`, 504));
+        req.destroy(new UpstreamFailure(`Could not connect to ${endpoint.host} within ${timeouts.connectMs} ms`, 504));
       }, timeouts.connectMs);
       socket.once('connect', () => clearTimeout(connectTimer));
     });
     req.once('response', (res) => {
-      clear();
+      clearTimeout(firstByteTimer);
+      clearTimeout(connectTimer);
       resolve(res);
     });
     // `on`, not `once`: a socket error after the response can still be emitted here; unhandled it would crash the engine.
     req.on('error', (err) => {
-      clear();
-      if (signal.aborted || err instanceof UpstreamFailure) reject(err);
-      else reject(new UpstreamFailure(`Upstream ${target.url.host} unreachable: ${err.message}`, 502));
+      clearTimeout(firstByteTimer);
+      clearTimeout(connectTimer);
+      if (hangup.gone || err instanceof UpstreamFailure) reject(err);
+      else reject(new UpstreamFailure(`Upstream ${endpoint.host} unreachable: ${err.message}`, 502));
     });
-    req.end(target.body);
+    req.end(body);
   });
 }

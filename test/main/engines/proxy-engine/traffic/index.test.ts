@@ -338,7 +338,37 @@ describe('upstream failure after the first byte', () => {
   });
 });
 
+/** Sends `body` to the engine on its own connection, for tests that cut that connection. */
+function rawPost(pathname: string, body: unknown): http.ClientRequest {
+  const req = http.request(`${engine.base}${pathname}`, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` } });
+  req.once('error', () => undefined); // the test destroys it
+  req.end(JSON.stringify(body));
+  return req;
+}
+
 describe('client disconnect', () => {
+  it('before the upstream answered (non-streaming): the upstream request is closed within 100 ms', async () => {
+    oa.behave = () => ({ kind: 'hang' });
+    const req = rawPost('/v1/chat/completions', { model: 'gpt-4o', messages: [{ role: 'user', content: 'hang-then-leave' }] });
+    while (oa.seen.length === 0) await new Promise((r) => setTimeout(r, 5));
+    const cutAt = performance.now();
+    req.destroy();
+    const seen = await oa.waitForEarlyClose(2_000);
+    expect(seen.closedEarlyAt! - cutAt).toBeLessThan(100);
+  });
+
+  it('mid-stream on a passthrough (OpenAI client, OpenAI upstream): the upstream request is closed within 100 ms', async () => {
+    oa.behave = () => ({ kind: 'sse', chunks: ['data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"gpt-4o","choices":[{"index":0,"delta":{"content":"Hel"},"finish_reason":null}]}\n\n'], holdOpen: true });
+    const req = rawPost('/v1/chat/completions', { model: 'gpt-4o', stream: true, messages: [{ role: 'user', content: 'x' }] });
+    const res = await new Promise<http.IncomingMessage>((resolve) => req.once('response', resolve));
+    expect(res.statusCode).toBe(200);
+    await new Promise<void>((resolve) => res.once('data', () => resolve()));
+    const cutAt = performance.now();
+    res.destroy();
+    const seen = await oa.waitForEarlyClose(2_000);
+    expect(seen.closedEarlyAt! - cutAt).toBeLessThan(100);
+  });
+
   it('aborts the upstream request within 100 ms', async () => {
     oa.behave = () => ({
       kind: 'sse',

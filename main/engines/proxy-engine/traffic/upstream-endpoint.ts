@@ -1,0 +1,44 @@
+import { urlToHttpOptions } from 'node:url';
+import type { Upstream } from '../config.js';
+
+/** Where one upstream call goes, parsed once: WHATWG URL parsing per request was a visible cost. */
+export interface UpstreamEndpoint {
+  secure: boolean;
+  /** `host[:port]`, for messages. */
+  host: string;
+  /** The full URL, for error logs. */
+  href: string;
+  /** hostname, port, path (and auth) as http.request takes them. */
+  options: { hostname?: string | null; port?: number | string | null; path?: string | null; auth?: string | null };
+}
+
+/**
+ * Endpoints per upstream, keyed by path + query. Upstream objects live as long as the loaded
+ * config; the query comes from the client (`?beta=true` in practice), so each map is bounded.
+ */
+const cache = new WeakMap<Upstream, Map<string, UpstreamEndpoint>>();
+const MAX_PER_UPSTREAM = 32;
+
+/**
+ * The upstream URL of a call: OpenAI base URLs carry their version path, Anthropic ones do not
+ * (decisions §4). Claude Code's `?beta=true` matters only to an Anthropic upstream.
+ */
+export function upstreamEndpoint(upstream: Upstream, path: string, clientSearch: string): UpstreamEndpoint {
+  const search = upstream.format === 'anthropic' ? clientSearch : '';
+  let byPath = cache.get(upstream);
+  if (!byPath) cache.set(upstream, (byPath = new Map()));
+  const key = path + search;
+  let endpoint = byPath.get(key);
+  if (!endpoint) {
+    if (byPath.size >= MAX_PER_UPSTREAM) byPath.clear();
+    byPath.set(key, (endpoint = parseEndpoint(upstream.base_url, path, search)));
+  }
+  return endpoint;
+}
+
+function parseEndpoint(baseUrl: string, path: string, search: string): UpstreamEndpoint {
+  const url = new URL(baseUrl.replace(/\/+$/, '') + path);
+  if (search) url.search = search;
+  const { hostname, port, path: requestPath, auth } = urlToHttpOptions(url);
+  return { secure: url.protocol === 'https:', host: url.host, href: url.toString(), options: auth ? { hostname, port, path: requestPath, auth } : { hostname, port, path: requestPath } };
+}
