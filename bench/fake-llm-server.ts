@@ -1,7 +1,12 @@
 // A loopback OpenAI-format upstream for `npm run bench:proxy`, in its own process so it does not
 // share an event loop with the load generator. Prints `listening <port>` when ready.
+// `--delay-ms N` holds each answer (a stream's first chunk) N ms, as a model's time to first token
+// would; without it the answer goes out at once, which shows what the proxy itself costs.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+
+const delayArg = process.argv.indexOf('--delay-ms');
+const delayMs = delayArg === -1 ? 0 : Number(process.argv[delayArg + 1]);
 
 const completion = JSON.stringify({
   id: 'chatcmpl-bench',
@@ -26,17 +31,22 @@ const server = http.createServer((req, res) => {
   req.setEncoding('utf8');
   req.on('data', (c: string) => (body += c));
   req.on('end', () => {
-    if (body.includes('"stream":true')) {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      res.write(first);
-      // The rest follows on the next tick, as a real upstream's tokens would, so TTFB is measurable.
-      setImmediate(() => res.end(rest));
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(completion) });
-    res.end(completion);
+    if (delayMs > 0) setTimeout(answer, delayMs, res, body);
+    else answer(res, body);
   });
 });
+
+function answer(res: http.ServerResponse, body: string): void {
+  if (body.includes('"stream":true')) {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    res.write(first);
+    // The rest follows on the next tick, as a real upstream's tokens would, so TTFB is measurable.
+    setImmediate(() => res.end(rest));
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(completion) });
+  res.end(completion);
+}
 server.keepAliveTimeout = 60_000;
 server.listen(0, '127.0.0.1', () => console.log(`listening ${(server.address() as AddressInfo).port}`));
 process.on('SIGTERM', () => process.exit(0));
