@@ -1,26 +1,6 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { z } from 'zod';
 import { resourcePath } from '../../infra/app-root.js';
-
-const rates = {
-  input: z.number().nonnegative(),
-  output: z.number().nonnegative(),
-  cacheWrite5m: z.number().nonnegative(),
-  cacheWrite1h: z.number().nonnegative(),
-  cacheRead: z.number().nonnegative(),
-};
-
-const modelSchema = z.object({
-  vendor: z.string(),
-  ...rates,
-  longContext: z.object({ mode: z.enum(['per-kind', 'whole-request']), threshold: z.number().int().positive(), ...rates }).optional(),
-  fastMultiplier: z.number().positive().optional(),
-  aliases: z.array(z.string()).optional(),
-  note: z.string().optional(),
-});
-
-const tableSchema = z.object({ version: z.literal(1), models: z.record(z.string(), modelSchema) });
 
 /** Rates in USD per token. */
 export interface Rates {
@@ -45,10 +25,13 @@ export interface PriceTable {
   entries: Map<string, ModelPrice>;
 }
 
-/** `resources/prices.json`, validated. */
+/**
+ * `resources/prices.json`, validated. By hand rather than with zod: every scan worker thread
+ * loads the table too, and loading zod cost each of them tens of milliseconds of a cold scan.
+ */
 export function loadPriceTable(file = resourcePath('prices.json')): PriceTable {
   const text = fs.readFileSync(file, 'utf8');
-  const table = tableSchema.parse(JSON.parse(text));
+  const table = checkTable(JSON.parse(text));
   const entries = new Map<string, ModelPrice>();
   for (const [name, m] of Object.entries(table.models)) {
     const price: ModelPrice = {
@@ -60,6 +43,60 @@ export function loadPriceTable(file = resourcePath('prices.json')): PriceTable {
     for (const key of [name, ...(m.aliases ?? [])]) entries.set(key.toLowerCase(), price);
   }
   return { id: createHash('sha1').update(text).digest('base64'), entries };
+}
+
+interface TableModel extends Rates {
+  vendor: string;
+  longContext?: Rates & { mode: 'per-kind' | 'whole-request'; threshold: number };
+  fastMultiplier?: number;
+  aliases?: string[];
+  note?: string;
+}
+
+const RATE_NAMES = ['input', 'output', 'cacheWrite5m', 'cacheWrite1h', 'cacheRead'] as const;
+
+/** `{version: 1, models: {name: model}}`; unknown keys are ignored. Throws naming the bad field. */
+export function checkTable(raw: unknown): { version: 1; models: Record<string, TableModel> } {
+  if (!isObject(raw)) fail('the table', 'must be an object');
+  if (raw.version !== 1) fail('version', 'must be 1');
+  if (!isObject(raw.models)) fail('models', 'must be an object');
+  for (const [name, model] of Object.entries(raw.models)) checkModel(`models.${name}`, model);
+  return raw as { version: 1; models: Record<string, TableModel> };
+}
+
+function checkModel(at: string, m: unknown): void {
+  if (!isObject(m)) fail(at, 'must be an object');
+  if (typeof m.vendor !== 'string') fail(`${at}.vendor`, 'must be a string');
+  checkRates(at, m);
+  if (m.longContext !== undefined) {
+    const long = m.longContext;
+    if (!isObject(long)) fail(`${at}.longContext`, 'must be an object');
+    if (long.mode !== 'per-kind' && long.mode !== 'whole-request') fail(`${at}.longContext.mode`, "must be 'per-kind' or 'whole-request'");
+    if (!Number.isSafeInteger(long.threshold) || (long.threshold as number) <= 0) fail(`${at}.longContext.threshold`, 'must be a positive integer');
+    checkRates(`${at}.longContext`, long);
+  }
+  if (m.fastMultiplier !== undefined && !(isNumber(m.fastMultiplier) && m.fastMultiplier > 0)) fail(`${at}.fastMultiplier`, 'must be a positive number');
+  if (m.aliases !== undefined && !(Array.isArray(m.aliases) && m.aliases.every((a) => typeof a === 'string'))) fail(`${at}.aliases`, 'must be a list of strings');
+  if (m.note !== undefined && typeof m.note !== 'string') fail(`${at}.note`, 'must be a string');
+}
+
+function checkRates(at: string, o: Record<string, unknown>): void {
+  for (const name of RATE_NAMES) {
+    const v = o[name];
+    if (!(isNumber(v) && v >= 0)) fail(`${at}.${name}`, 'must be a non-negative number');
+  }
+}
+
+function isObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+function isNumber(x: unknown): x is number {
+  return typeof x === 'number' && Number.isFinite(x);
+}
+
+function fail(at: string, what: string): never {
+  throw new Error(`prices.json: ${at} ${what}`);
 }
 
 function perToken(r: Rates): Rates {
