@@ -28,8 +28,8 @@ export function usageRoots(agentDir: string, instancesDir: string): string[] {
  * same file ignored, in path order. A missing root is empty data; a root that cannot be listed is
  * a failed scan. Sync calls in small batches: a stat costs microseconds, a promise round trip more.
  */
-export async function findTranscripts(roots: readonly string[]): Promise<FoundFile[]> {
-  const walk = new Walk();
+export async function findTranscripts(roots: readonly string[], onFound?: (file: FoundFile) => void): Promise<FoundFile[]> {
+  const walk = new Walk(onFound);
   for (const root of roots) await walk.root(root);
   return walk.found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
@@ -39,6 +39,9 @@ class Walk {
   private readonly seenDirs = new Set<string>();
   private readonly seenFiles = new Set<string>();
   private sinceYield = 0;
+
+  /** `onFound` sees each file as it is found (in walk order), before the sorted list is ready. */
+  constructor(private readonly onFound?: (file: FoundFile) => void) {}
 
   async root(root: string): Promise<void> {
     let stat: fs.Stats;
@@ -88,7 +91,9 @@ class Walk {
     const id = `${stat.dev}:${stat.ino}`;
     if (this.seenFiles.has(id)) return;
     this.seenFiles.add(id);
-    this.found.push({ path: full, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino });
+    const found = { path: full, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino };
+    this.found.push(found);
+    this.onFound?.(found);
   }
 }
 

@@ -86,9 +86,11 @@ export function encodeCacheFile(head: unknown, sections: readonly Uint8Array[]):
   const headText = JSON.stringify(head);
   const headBytes = Buffer.byteLength(headText, 'utf8');
   const dataAt = align8(HEADER_BYTES + headBytes);
-  const out = Buffer.alloc(sections.reduce((n, s) => n + s.length, dataAt));
+  // Not pooled, so the header view below is aligned; every byte is written below, the padding too.
+  const out = Buffer.allocUnsafeSlow(sections.reduce((n, s) => n + s.length, dataAt));
   out.write(MAGIC, 0, 'latin1');
   out.write(headText, HEADER_BYTES, 'utf8');
+  out.fill(0, HEADER_BYTES + headBytes, dataAt);
   let at = dataAt;
   for (const s of sections) {
     out.set(s, at);

@@ -114,31 +114,43 @@ export class RecordReader {
   flags = 0;
   private at = 0;
   private keyAt = 0;
+  // Own fields rather than reads through the packed object: a cloned reply need not have a fast shape.
+  private readonly count: number;
+  private readonly numbers: Float64Array;
+  private readonly refs: Int32Array;
+  private readonly keyLengths: Int32Array;
+  private readonly keyText: string;
 
-  constructor(private readonly p: Omit<PackedRecords, 'strings'>) {
-    if (p.numbers.length !== p.count * NUM || p.refs.length !== p.count * REF || p.keyLengths.length !== p.count) {
+  constructor(p: Omit<PackedRecords, 'strings'>) {
+    const { count, numbers, refs, keyLengths, keyText } = p;
+    if (numbers.length !== count * NUM || refs.length !== count * REF || keyLengths.length !== count) {
       throw new Error('packed records do not fit together');
     }
     let chars = 0;
-    for (let i = 0; i < p.count; i++) chars += Math.max(p.keyLengths[i]!, 0);
-    if (chars !== p.keyText.length) throw new Error('packed keys do not fit their lengths');
+    for (let i = 0; i < count; i++) chars += Math.max(keyLengths[i]!, 0);
+    if (chars !== keyText.length) throw new Error('packed keys do not fit their lengths');
+    this.count = count;
+    this.numbers = numbers;
+    this.refs = refs;
+    this.keyLengths = keyLengths;
+    this.keyText = keyText;
   }
 
   get done(): boolean {
-    return this.at === this.p.count;
+    return this.at === this.count;
   }
 
   next(strings: readonly string[]): UsageRecord {
     const i = this.at++;
-    if (i >= this.p.count) throw new Error('fewer packed records than claimed');
-    const numbers = this.p.numbers;
-    const refs = this.p.refs;
+    if (i >= this.count) throw new Error('fewer packed records than claimed');
+    const numbers = this.numbers;
+    const refs = this.refs;
     const n = i * NUM;
     const f = i * REF;
-    const length = this.p.keyLengths[i]!;
+    const length = this.keyLengths[i]!;
     let key: string | null = null;
     if (length >= 0) {
-      key = this.p.keyText.slice(this.keyAt, this.keyAt + length);
+      key = this.keyText.slice(this.keyAt, this.keyAt + length);
       this.keyAt += length;
     }
     const flags = (this.flags = numbers[n + 7]!);

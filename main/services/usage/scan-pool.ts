@@ -22,7 +22,7 @@ const BATCH_FILES = 64;
  * API's event loop free. Started for a scan and stopped right after it: big scans are rare (first
  * start, refresh), and idle threads would hold memory while the disk cache is written. Files go
  * out largest first in small batches, each worker taking the next batch when it answers, so the
- * cores finish together.
+ * cores finish together; a worker gets its next batch before its last reply is unpacked.
  */
 export class ScanPool {
   private workers: Worker[] = [];
@@ -31,7 +31,7 @@ export class ScanPool {
   constructor(readonly size: number) {}
 
   async read(tasks: readonly SizedTask[]): Promise<PoolResult> {
-    const workers = this.ensureWorkers();
+    const workers = this.start();
     const queue = [...tasks].sort((a, b) => b.bytes - a.bytes);
     const result: PoolResult = { reads: [], missing: [], failed: [] };
     try {
@@ -42,13 +42,11 @@ export class ScanPool {
     return result;
   }
 
-  async close(): Promise<void> {
-    const workers = this.workers;
-    this.workers = [];
-    await Promise.all(workers.map((w) => w.terminate()));
-  }
-
-  private ensureWorkers(): Worker[] {
+  /**
+   * Starts the threads without waiting for them: a scan that will need them calls this as soon as
+   * it knows, so their start-up overlaps the rest of the file discovery. `read` uses them.
+   */
+  start(): Worker[] {
     // A small young generation: parsing makes short-lived garbage only, and the default lets each
     // thread hold tens of MiB of it (peak RSS matters more here than a few extra scavenges).
     while (this.workers.length < this.size) {
@@ -57,20 +55,31 @@ export class ScanPool {
     return this.workers;
   }
 
+  async close(): Promise<void> {
+    const workers = this.workers;
+    this.workers = [];
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+
   private async drain(worker: Worker, queue: SizedTask[], result: PoolResult): Promise<void> {
-    for (;;) {
-      const batch = takeBatch(queue);
-      if (batch.length === 0) return;
-      const reply = await this.ask(worker, { id: this.nextId++, tasks: batch.map(({ path, start }) => ({ path, start })) });
-      const records = unpackRecords(reply.packed);
-      let at = 0;
-      for (const { recordCount, tailCount, ...meta } of reply.reads) {
-        result.reads.push({ ...meta, records: records.slice(at, at + recordCount), tail: records.slice(at + recordCount, at + recordCount + tailCount) });
-        at += recordCount + tailCount;
+    let pending = this.askNext(worker, queue);
+    while (pending !== null) {
+      const reply = await pending;
+      // The worker starts its next batch before this one is unpacked, so it never waits for us.
+      pending = this.askNext(worker, queue);
+      try {
+        collect(reply, result);
+      } catch (err) {
+        pending?.catch(() => undefined); // rejected when the pool closes; this error is the one to report
+        throw err;
       }
-      result.missing.push(...reply.missing);
-      result.failed.push(...reply.failed);
     }
+  }
+
+  private askNext(worker: Worker, queue: SizedTask[]): Promise<ScanReply> | null {
+    const batch = takeBatch(queue);
+    if (batch.length === 0) return null;
+    return this.ask(worker, { id: this.nextId++, tasks: batch.map(({ path, start }) => ({ path, start })) });
   }
 
   private ask(worker: Worker, request: ScanRequest): Promise<ScanReply> {
@@ -99,6 +108,17 @@ export class ScanPool {
       worker.postMessage(request);
     });
   }
+}
+
+function collect(reply: ScanReply, result: PoolResult): void {
+  const records = unpackRecords(reply.packed);
+  let at = 0;
+  for (const { recordCount, tailCount, ...meta } of reply.reads) {
+    result.reads.push({ ...meta, records: records.slice(at, at + recordCount), tail: records.slice(at + recordCount, at + recordCount + tailCount) });
+    at += recordCount + tailCount;
+  }
+  result.missing.push(...reply.missing);
+  result.failed.push(...reply.failed);
 }
 
 function takeBatch(queue: SizedTask[]): SizedTask[] {

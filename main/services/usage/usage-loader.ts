@@ -36,15 +36,39 @@ export class UsageLoader {
   constructor(private readonly o: LoaderOptions) {}
 
   async scan(): Promise<ScanReport> {
-    const found = await findTranscripts(usageRoots(this.o.agentDir, this.o.instancesDir));
+    let found: FoundFile[];
+    try {
+      found = await findTranscripts(usageRoots(this.o.agentDir, this.o.instancesDir), this.startPoolEarly());
+    } catch (err) {
+      await this.o.pool?.close(); // it may have been started early
+      throw err;
+    }
     const { tasks, removed } = this.plan(found);
     const bytes = tasks.reduce((sum, t) => sum + t.bytes, 0);
-    const result = this.o.pool !== null && bytes >= this.o.workerThresholdBytes ? await this.readInWorkers(tasks) : await readInline(tasks, this.o.pricing);
+    const useWorkers = this.o.pool !== null && bytes >= this.o.workerThresholdBytes;
+    if (!useWorkers) await this.o.pool?.close(); // started early for bytes that turned out to be known
+    const result = useWorkers ? await this.readInWorkers(tasks) : await readInline(tasks, this.o.pricing);
     for (const f of result.failed) this.o.logger.warn(`usage: cannot read ${f.path}: ${f.message}`);
     // Path order whichever thread read what, so sums are added up in the same order every time.
     result.reads.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     this.o.store.apply(result.reads, [...removed, ...result.missing.filter((p) => this.o.store.files.has(p))]);
     return { files: found.length, filesRead: result.reads.length, bytesRead: bytes, usedWorkers: result.usedWorkers };
+  }
+
+  /**
+   * Starts the scan threads while discovery is still walking, once the files found so far hold
+   * enough bytes this store has not read (a cold scan: after the first few dozen files), so
+   * their start-up (tens of milliseconds) overlaps the rest of the walk instead of following it.
+   */
+  private startPoolEarly(): ((f: FoundFile) => void) | undefined {
+    const pool = this.o.pool;
+    if (pool === null) return undefined;
+    let unread = 0;
+    return (f) => {
+      const known = this.o.store.files.get(f.path);
+      unread += Math.max(0, f.size - (known !== undefined && known.ino === f.ino ? known.size : 0));
+      if (unread >= this.o.workerThresholdBytes) pool.start();
+    };
   }
 
   private plan(found: readonly FoundFile[]): { tasks: SizedTask[]; removed: string[] } {
