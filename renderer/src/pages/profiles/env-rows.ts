@@ -10,8 +10,18 @@ export interface EnvRow {
 let nextId = 1;
 export const REQUIRED_KEYS = ['PROVIDER_BASE_URL', 'PROVIDER_AUTH_TOKEN', 'PROVIDER_MODEL'];
 
-export function rowsFromEnv(env: Record<string, string>): EnvRow[] {
-  return Object.entries(env).map(([key, value]) => ({ id: nextId++, key, value, revealed: false }));
+/**
+ * A hand-edited settings file may hold a number, boolean or object where the agent expects a
+ * string: the row shows it as text (JSON for objects) and saving writes it back as that string.
+ */
+export function rowsFromEnv(env: Record<string, unknown>): EnvRow[] {
+  return Object.entries(env).map(([key, value]) => ({ id: nextId++, key, value: asText(value), revealed: false }));
+}
+
+export function asText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === null || typeof value === 'object') return JSON.stringify(value);
+  return String(value);
 }
 
 export function blankRow(key = ''): EnvRow {

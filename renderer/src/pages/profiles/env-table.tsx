@@ -3,7 +3,7 @@ import { api } from '../../api.js';
 import { ErrorNotice } from '../../components/notice.js';
 import { SecretInput } from '../../components/secret-input.js';
 import { isSensitiveKey, MASK } from '../../lib/secrets.js';
-import type { EnvRow } from './env-rows.js';
+import { asText, type EnvRow } from './env-rows.js';
 
 /**
  * The env editor. Secrets arrive masked; "Reveal" fetches the raw value for that key only
@@ -18,7 +18,7 @@ export function EnvTable(props: { profile: string; rows: EnvRow[]; onChange: (ro
     setRevealError(undefined);
     try {
       const raw = await api.settingsRaw(props.profile);
-      const value = raw.settings.env?.[row.key] ?? '';
+      const value = asText(raw.settings.env?.[row.key] ?? '');
       // Revealing is not an edit: patch the row without marking the form dirty.
       props.onReveal(props.rows.map((r) => (r.id === row.id ? { ...r, value, revealed: true } : r)));
     } catch (err) {
