@@ -1,8 +1,8 @@
 import fs from 'node:fs/promises';
-import os from 'node:os';
-import { crc32 } from 'node:zlib';
 import { writeFileAtomic } from '../../infra/atomic-write.js';
+import { decodeBinaryFile, encodeBinaryFile } from '../../infra/binary-file.js';
 import { isNotFound } from '../../infra/file-stat.js';
+import { checkHead, type CacheHead, type CacheIdentity, type FileRow, type KeyEncoding } from './cache-head.js';
 import { KEPT, NUM, REF, RecordPacker, RecordReader } from './record-pack.js';
 import type { UsageRecord } from './types.js';
 import type { FileState } from './usage-store.js';
@@ -19,53 +19,39 @@ export interface CacheSnapshot {
   seenAnomalies: string[];
 }
 
-export interface CacheIdentity {
-  agentDir: string;
-  instancesDir: string;
-}
+export type { CacheIdentity };
 
-/*
- * The file is binary, whatever its `.json` name (the name is the contract's):
- *    0  "SWBUSAGE"
- *    8  u32 0x01020304 in the writer's byte order (typed arrays are stored in that order)
- *   12  u32 format version
- *   16  u32 byte length of the head
- *   20  u32 CRC-32 of every byte after the header
- *   24  head: UTF-8 JSON (sources, price table id, lastFetch, announced anomalies, record count,
- *       one row per file with its string table), zero padding to a multiple of 8, then the records
- *       as raw typed arrays: numbers (Float64 × NUM), refs (Int32 × REF), key lengths (Int32),
- *       and the keys end to end as UTF-8 up to the end of the file.
- * A reader takes views of the arrays in the buffer it read: no text decoding of the bulk, no
- * copies (one only if the buffer were misaligned).
+/**
+ * The file is binary whatever its `.json` name (the name is the contract's): infra/binary-file's
+ * container, whose JSON head holds the sources, price table id, lastFetch, announced anomalies,
+ * record count, key encoding and one row per file with its string table, followed by the records
+ * as raw typed arrays: numbers (Float64 × NUM), refs (Int32 × REF), key lengths (Int32), and the
+ * keys end to end (UTF-8, or UTF-16 LE) up to the end of the file. A reader takes views of the
+ * arrays in the buffer it read, and builds each record once, straight into its file's lists.
  */
-const MAGIC = 'SWBUSAGE';
-const VERSION = 4;
-const BYTE_ORDER_MARK = 0x01020304;
-const HEADER_BYTES = 24;
+const KIND = { magic: 'SWBUSAGE', version: 4 };
 const BYTES_PER_RECORD = NUM * 8 + REF * 4 + 4;
-const LITTLE_ENDIAN = os.endianness() === 'LE';
-
-/** path, size, mtimeMs, ino, offset, fingerprint, malformed, tailMalformed, records, tail records, string table. */
-type FileRow = [string, number, number, number, number, string, number, number, number, number, string[]];
-
-interface CacheHead {
-  sources: CacheIdentity;
-  prices: string;
-  lastFetch: number;
-  seenAnomalies: string[];
-  count: number;
-  files: FileRow[];
-}
 
 export function serializeCache(snapshot: CacheSnapshot, identity: CacheIdentity, pricesId: string): Buffer {
+  if (snapshot.kept === null) throw new Error('a cache is written with its kept lists');
   const count = snapshot.files.reduce((n, f) => n + f.records.length + f.tail.length, 0);
   const packer = new RecordPacker(count);
   const files = snapshot.files.map((f, i): FileRow => {
-    packFile(packer, f, snapshot.kept?.[i] ?? []);
+    packFile(packer, f, snapshot.kept![i]!);
     return [f.path, f.size, f.mtimeMs, f.ino, f.offset, f.fingerprint, f.malformed, f.tailMalformed, f.records.length, f.tail.length, packer.takeStrings()];
   });
-  const head: CacheHead = { sources: identity, prices: pricesId, lastFetch: snapshot.lastFetch, seenAnomalies: snapshot.seenAnomalies, count, files };
-  return encodeCacheFile(head, [bytesOf(packer.numbers), bytesOf(packer.refs), bytesOf(packer.keyLengths), Buffer.from(packer.keyText(), 'utf8')]);
+  const keyText = packer.keyText();
+  const keys = keyEncoding(keyText);
+  const head: CacheHead = { sources: identity, prices: pricesId, lastFetch: snapshot.lastFetch, seenAnomalies: snapshot.seenAnomalies, count, keys, files };
+  return encodeCacheFile(head, [bytesOf(packer.numbers), bytesOf(packer.refs), bytesOf(packer.keyLengths), Buffer.from(keyText, keys)]);
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** A key is a logged id; one with a lone surrogate (a damaged line) would come back altered from UTF-8. */
+function keyEncoding(text: string): KeyEncoding {
+  if (Buffer.byteLength(text, 'utf8') === text.length) return 'utf8'; // ASCII, the usual case
+  return LONE_SURROGATE.test(text) ? 'utf16le' : 'utf8';
 }
 
 /** Records, then tail, each flagged when it is in the file's kept list (a subsequence of both). */
@@ -83,43 +69,12 @@ function packFile(packer: RecordPacker, f: FileState, kept: readonly UsageRecord
 
 /** The file around a head and its data sections (exported for tests that damage a head). */
 export function encodeCacheFile(head: unknown, sections: readonly Uint8Array[]): Buffer {
-  const headText = JSON.stringify(head);
-  const headBytes = Buffer.byteLength(headText, 'utf8');
-  const dataAt = align8(HEADER_BYTES + headBytes);
-  // Not pooled, so the header view below is aligned; every byte is written below, the padding too.
-  const out = Buffer.allocUnsafeSlow(sections.reduce((n, s) => n + s.length, dataAt));
-  out.write(MAGIC, 0, 'latin1');
-  out.write(headText, HEADER_BYTES, 'utf8');
-  out.fill(0, HEADER_BYTES + headBytes, dataAt);
-  let at = dataAt;
-  for (const s of sections) {
-    out.set(s, at);
-    at += s.length;
-  }
-  const view = new DataView(out.buffer, out.byteOffset, HEADER_BYTES);
-  view.setUint32(8, BYTE_ORDER_MARK, LITTLE_ENDIAN);
-  view.setUint32(12, VERSION, LITTLE_ENDIAN);
-  view.setUint32(16, headBytes, LITTLE_ENDIAN);
-  view.setUint32(20, crc32(out.subarray(HEADER_BYTES)), LITTLE_ENDIAN);
-  return out;
+  return encodeBinaryFile(KIND, head, sections);
 }
 
-/**
- * The parsed head and the bytes after it, or null when this is not an intact cache of this
- * version and byte order (another format, truncated, damaged anywhere: the CRC covers it all).
- */
+/** The parsed head and the bytes after it; null when not an intact cache of this version. */
 export function decodeCacheFile(bytes: Buffer): { head: unknown; data: Buffer } | null {
-  if (bytes.length < HEADER_BYTES || bytes.toString('latin1', 0, MAGIC.length) !== MAGIC) return null;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, HEADER_BYTES);
-  if (view.getUint32(8, LITTLE_ENDIAN) !== BYTE_ORDER_MARK || view.getUint32(12, LITTLE_ENDIAN) !== VERSION) return null;
-  const headEnd = HEADER_BYTES + view.getUint32(16, LITTLE_ENDIAN);
-  const dataAt = align8(headEnd);
-  if (dataAt > bytes.length || view.getUint32(20, LITTLE_ENDIAN) !== crc32(bytes.subarray(HEADER_BYTES))) return null;
-  try {
-    return { head: JSON.parse(bytes.toString('utf8', HEADER_BYTES, headEnd)), data: bytes.subarray(dataAt) };
-  } catch {
-    return null;
-  }
+  return decodeBinaryFile(bytes, KIND);
 }
 
 /** null for anything unusable (damaged, another format, other sources): the next scan rebuilds it. */
@@ -149,7 +104,7 @@ function restoreFiles(head: CacheHead, data: Buffer, keepFlags: boolean): CacheS
     numbers: new Float64Array(data.buffer, at, count * NUM),
     refs: new Int32Array(data.buffer, at + count * NUM * 8, count * REF),
     keyLengths,
-    keyText: decodeKeys(data.subarray(keysAt), keyLengths),
+    keyText: decodeKeys(data.subarray(keysAt), keyLengths, head.keys),
   });
   const files: FileState[] = [];
   const kept: UsageRecord[][] = [];
@@ -178,55 +133,14 @@ function restoreFiles(head: CacheHead, data: Buffer, keepFlags: boolean): CacheS
 }
 
 /**
- * Keys that are all ASCII (the usual ids) decode as latin1, the cheapest decoding. They are when
- * their UTF-8 takes one byte per UTF-16 unit: any other character takes more bytes than units.
+ * UTF-8 keys that are all ASCII (the usual ids) decode as latin1, the cheapest decoding. They are
+ * when their UTF-8 takes one byte per UTF-16 unit: any other character takes more bytes than units.
  */
-function decodeKeys(bytes: Buffer, lengths: Int32Array): string {
+function decodeKeys(bytes: Buffer, lengths: Int32Array, encoding: KeyEncoding): string {
+  if (encoding === 'utf16le') return bytes.toString('utf16le');
   let units = 0;
   for (const n of lengths) if (n > 0) units += n;
   return bytes.toString(bytes.length === units ? 'latin1' : 'utf8');
-}
-
-/** Hand checks rather than a schema: thousands of rows, checked on every start. */
-function checkHead(h: unknown): CacheHead | null {
-  if (!isObject(h) || !isObject(h.sources)) return null;
-  const { sources, prices, lastFetch, seenAnomalies, count, files } = h;
-  if (typeof sources.agentDir !== 'string' || typeof sources.instancesDir !== 'string' || typeof prices !== 'string') return null;
-  if (!isCount(lastFetch) || !isStringArray(seenAnomalies) || !isCount(count) || !Array.isArray(files)) return null;
-  let total = 0;
-  for (const row of files) {
-    if (!isRow(row)) return null;
-    total += row[8] + row[9];
-  }
-  return total === count ? (h as unknown as CacheHead) : null;
-}
-
-function isRow(row: unknown): row is FileRow {
-  return (
-    Array.isArray(row) &&
-    row.length === 11 &&
-    typeof row[0] === 'string' &&
-    [row[1], row[2], row[3], row[4]].every(Number.isFinite) &&
-    typeof row[5] === 'string' &&
-    [row[6], row[7], row[8], row[9]].every(isCount) &&
-    isStringArray(row[10])
-  );
-}
-
-function isObject(x: unknown): x is Record<string, unknown> {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
-
-function isCount(x: unknown): x is number {
-  return Number.isSafeInteger(x) && (x as number) >= 0;
-}
-
-function isStringArray(x: unknown): x is string[] {
-  return Array.isArray(x) && x.every((s) => typeof s === 'string');
-}
-
-function align8(n: number): number {
-  return Math.ceil(n / 8) * 8;
 }
 
 function bytesOf(view: Float64Array | Int32Array): Uint8Array {

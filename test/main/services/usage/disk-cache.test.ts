@@ -51,6 +51,16 @@ describe('disk cache format', () => {
     expect(parseCache(serializeCache(empty, identity, 'p'), identity, 'p')).toEqual(empty);
   });
 
+  it('keeps a key with a lone surrogate (a damaged id) exactly, apart from one with another', () => {
+    const lone = usageRecord({ key: 'm\ud800\u0000r', file: other, offset: 10, sessionId: 's2' });
+    const other2 = usageRecord({ key: 'm\udbff\u0000r', file: other, offset: 20, sessionId: 's2' });
+    const odd: CacheSnapshot = { ...snapshot, files: [state, { ...second, records: [d, lone, other2] }], kept: [[a, c], [d, lone, other2]] };
+    const back = parseCache(serializeCache(odd, identity, 'p'), identity, 'p')!;
+    expect(back.files[1]!.records.map((r) => r.key)).toEqual([d.key, 'm\ud800\u0000r', 'm\udbff\u0000r']);
+    expect((decodeCacheFile(serializeCache(odd, identity, 'p'))!.head as { keys: string }).keys).toBe('utf16le');
+    expect((decodeCacheFile(serializeCache(snapshot, identity, 'p'))!.head as { keys: string }).keys).toBe('utf8');
+  });
+
   it('reads a buffer that does not start on an 8-byte boundary', () => {
     const bytes = serializeCache(snapshot, identity, 'p');
     const shifted = Buffer.concat([Buffer.alloc(3), bytes]).subarray(3);
@@ -74,8 +84,9 @@ describe('disk cache format', () => {
     expect(back.files).toEqual([state, second]);
   });
 
-  it('refuses kept lists that are not in file order rather than writing wrong flags', () => {
+  it('refuses kept lists that are missing or not in file order rather than writing wrong flags', () => {
     expect(() => serializeCache({ ...snapshot, kept: [[c, a], [d]] }, identity, 'p')).toThrow(/file order/);
+    expect(() => serializeCache({ ...snapshot, kept: null }, identity, 'p')).toThrow(/kept lists/);
   });
 
   it('is unusable for another agent dir or instances dir', () => {
@@ -109,6 +120,7 @@ describe('disk cache format', () => {
     ['a row of the wrong shape', (h: any) => (h.files[0][1] = '400')],
     ['a negative count', (h: any) => (h.files[0][6] = -1)],
     ['no sources', (h: any) => delete h.sources],
+    ['an unknown key encoding', (h: any) => (h.keys = 'latin1')],
   ])('is unusable with %s', (_name, mutate) => {
     expect(withHead(mutate)).toBeNull();
   });

@@ -1,0 +1,69 @@
+import os from 'node:os';
+import { crc32 } from 'node:zlib';
+
+/** Names a binary file format: 8 ASCII bytes and a version, both checked on reading. */
+export interface BinaryKind {
+  magic: string;
+  version: number;
+}
+
+/*
+ * A small JSON head followed by raw sections (typed arrays as they sit in memory):
+ *    0  magic, 8 ASCII bytes
+ *    8  u32 0x01020304 in the writer's byte order (sections hold numbers in that order)
+ *   12  u32 format version
+ *   16  u32 byte length of the head
+ *   20  u32 CRC-32 of every byte after the header
+ *   24  head: UTF-8 JSON, zero padding to a multiple of 8, then the sections end to end.
+ * The head says how long each section is. A reader gets the bytes after the padding and takes
+ * typed-array views of them: no text decoding of the bulk, no copies.
+ */
+const HEADER_BYTES = 24;
+const BYTE_ORDER_MARK = 0x01020304;
+const LITTLE_ENDIAN = os.endianness() === 'LE';
+
+export function encodeBinaryFile(kind: BinaryKind, head: unknown, sections: readonly Uint8Array[]): Buffer {
+  const headText = JSON.stringify(head);
+  const headBytes = Buffer.byteLength(headText, 'utf8');
+  const dataAt = align8(HEADER_BYTES + headBytes);
+  // Not pooled, so it starts on an aligned address; every byte is written below, the padding too.
+  const out = Buffer.allocUnsafeSlow(sections.reduce((n, s) => n + s.length, dataAt));
+  if (!/^[\x20-\x7e]{8}$/.test(kind.magic)) throw new Error('a binary file magic is 8 printable ASCII characters');
+  out.write(kind.magic, 0, 'latin1');
+  out.write(headText, HEADER_BYTES, 'utf8');
+  out.fill(0, HEADER_BYTES + headBytes, dataAt);
+  let at = dataAt;
+  for (const s of sections) {
+    out.set(s, at);
+    at += s.length;
+  }
+  const view = new DataView(out.buffer, out.byteOffset, HEADER_BYTES);
+  view.setUint32(8, BYTE_ORDER_MARK, LITTLE_ENDIAN);
+  view.setUint32(12, kind.version, LITTLE_ENDIAN);
+  view.setUint32(16, headBytes, LITTLE_ENDIAN);
+  view.setUint32(20, crc32(out.subarray(HEADER_BYTES)), LITTLE_ENDIAN);
+  return out;
+}
+
+/**
+ * The parsed head and the bytes after its padding, or null when this is not an intact file of
+ * this kind, version and byte order: another format, truncated, or damaged anywhere (the CRC
+ * covers every byte after the header).
+ */
+export function decodeBinaryFile(bytes: Buffer, kind: BinaryKind): { head: unknown; data: Buffer } | null {
+  if (bytes.length < HEADER_BYTES || bytes.toString('latin1', 0, 8) !== kind.magic) return null;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, HEADER_BYTES);
+  if (view.getUint32(8, LITTLE_ENDIAN) !== BYTE_ORDER_MARK || view.getUint32(12, LITTLE_ENDIAN) !== kind.version) return null;
+  const headEnd = HEADER_BYTES + view.getUint32(16, LITTLE_ENDIAN);
+  const dataAt = align8(headEnd);
+  if (dataAt > bytes.length || view.getUint32(20, LITTLE_ENDIAN) !== crc32(bytes.subarray(HEADER_BYTES))) return null;
+  try {
+    return { head: JSON.parse(bytes.toString('utf8', HEADER_BYTES, headEnd)), data: bytes.subarray(dataAt) };
+  } catch {
+    return null;
+  }
+}
+
+function align8(n: number): number {
+  return Math.ceil(n / 8) * 8;
+}

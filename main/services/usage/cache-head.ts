@@ -1,0 +1,62 @@
+// The JSON head of the usage disk cache (disk-cache.ts): what it holds and how it is checked.
+
+/** Whose logs a cache describes: a cache of other directories is not used. */
+export interface CacheIdentity {
+  agentDir: string;
+  instancesDir: string;
+}
+
+/** path, size, mtimeMs, ino, offset, fingerprint, malformed, tailMalformed, records, tail records, string table. */
+export type FileRow = [string, number, number, number, number, string, number, number, number, number, string[]];
+
+export interface CacheHead {
+  sources: CacheIdentity;
+  prices: string;
+  lastFetch: number;
+  seenAnomalies: string[];
+  count: number;
+  /** How the keys are stored: UTF-8, or UTF-16 when a key holds a lone surrogate UTF-8 cannot carry. */
+  keys: KeyEncoding;
+  files: FileRow[];
+}
+
+export type KeyEncoding = 'utf8' | 'utf16le';
+
+/** Hand checks rather than a schema: thousands of rows, checked on every start. */
+export function checkHead(h: unknown): CacheHead | null {
+  if (!isObject(h) || !isObject(h.sources)) return null;
+  const { sources, prices, lastFetch, seenAnomalies, count, keys, files } = h;
+  if (typeof sources.agentDir !== 'string' || typeof sources.instancesDir !== 'string' || typeof prices !== 'string') return null;
+  if (keys !== 'utf8' && keys !== 'utf16le') return null;
+  if (!isCount(lastFetch) || !isStringArray(seenAnomalies) || !isCount(count) || !Array.isArray(files)) return null;
+  let total = 0;
+  for (const row of files) {
+    if (!isRow(row)) return null;
+    total += row[8] + row[9];
+  }
+  return total === count ? (h as unknown as CacheHead) : null;
+}
+
+function isRow(row: unknown): row is FileRow {
+  return (
+    Array.isArray(row) &&
+    row.length === 11 &&
+    typeof row[0] === 'string' &&
+    [row[1], row[2], row[3], row[4]].every(Number.isFinite) &&
+    typeof row[5] === 'string' &&
+    [row[6], row[7], row[8], row[9]].every(isCount) &&
+    isStringArray(row[10])
+  );
+}
+
+function isObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+function isCount(x: unknown): x is number {
+  return Number.isSafeInteger(x) && (x as number) >= 0;
+}
+
+function isStringArray(x: unknown): x is string[] {
+  return Array.isArray(x) && x.every((s) => typeof s === 'string');
+}
