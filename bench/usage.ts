@@ -122,6 +122,7 @@ async function benchCorpus(size: string): Promise<Array<Record<string, string | 
   const theirs: Timed[] = [];
   const ours: Timed[] = [];
   const inProcess: number[] = [];
+  const persist: number[] = [];
   let lastHome = '';
   let tokens: [number, number] = [0, 0];
   for (let i = 0; i < runs; i++) {
@@ -132,6 +133,7 @@ async function benchCorpus(size: string): Promise<Array<Record<string, string | 
     ours.push(o);
     const report = JSON.parse(o.stdout);
     inProcess.push(report.scanMs);
+    persist.push(report.persistMs);
     const daily = JSON.parse(t.stdout) as { totals: { totalTokens: number } };
     tokens = [report.totalTokens, daily.totals.totalTokens];
   }
@@ -140,6 +142,7 @@ async function benchCorpus(size: string): Promise<Array<Record<string, string | 
   row('ccusage claude daily --offline --json (process)', theirs.map((t) => t.wallMs), Math.max(...theirs.map((t) => t.rssMiB)), ref, 'throughput');
   row('switchboard cold scan (process, start to exit)', ours.map((t) => t.wallMs), Math.max(...ours.map((t) => t.rssMiB)), ref, 'throughput');
   row('switchboard cold scan (in process, to first answer)', inProcess, null, ref, 'throughput');
+  row('  then writing the disk cache (in process, after the answer)', persist, null, null);
 
   const refresh = await timed(process.execPath, [child, 'refresh', corpus, lastHome, appendChunk(), largestFile(corpus), String(runs)]);
   const r = JSON.parse(refresh.stdout) as { runs: number[]; bytesRead: number };
