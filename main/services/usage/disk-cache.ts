@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import fs from 'node:fs/promises';
 import { writeFileAtomic } from '../../infra/atomic-write.js';
 import { decodeBinaryFile, encodeBinaryFile } from '../../infra/binary-file.js';
@@ -98,13 +99,12 @@ function restoreFiles(head: CacheHead, data: Buffer, keepFlags: boolean): CacheS
   // Typed array views need aligned offsets; a Buffer from a pool may start anywhere.
   if (data.byteOffset % 8 !== 0) data = Buffer.from(data);
   const at = data.byteOffset;
-  const keyLengths = new Int32Array(data.buffer, at + count * (NUM * 8 + REF * 4), count);
   const reader = new RecordReader({
     count,
     numbers: new Float64Array(data.buffer, at, count * NUM),
     refs: new Int32Array(data.buffer, at + count * NUM * 8, count * REF),
-    keyLengths,
-    keyText: decodeKeys(data.subarray(keysAt), keyLengths, head.keys),
+    keyLengths: new Int32Array(data.buffer, at + count * (NUM * 8 + REF * 4), count),
+    keyText: decodeKeys(data.subarray(keysAt), head.keys),
   });
   const files: FileState[] = [];
   const kept: UsageRecord[][] = [];
@@ -114,11 +114,11 @@ function restoreFiles(head: CacheHead, data: Buffer, keepFlags: boolean): CacheS
     if (own !== -1) strings[own] = path;
     const mine: UsageRecord[] = [];
     const take = (n: number): UsageRecord[] => {
-      const out: UsageRecord[] = new Array(n);
+      const out: UsageRecord[] = []; // pushed, not preallocated: a packed array iterates faster than a holey one
       for (let i = 0; i < n; i++) {
         const r = reader.next(strings);
         if (r.file !== path) throw new Error('a record of another file');
-        out[i] = r;
+        out.push(r);
         if (keepFlags && (reader.flags & KEPT) !== 0) mine.push(r);
       }
       return out;
@@ -132,15 +132,10 @@ function restoreFiles(head: CacheHead, data: Buffer, keepFlags: boolean): CacheS
   return { lastFetch: head.lastFetch, files, kept: keepFlags ? kept : null, seenAnomalies: head.seenAnomalies };
 }
 
-/**
- * UTF-8 keys that are all ASCII (the usual ids) decode as latin1, the cheapest decoding. They are
- * when their UTF-8 takes one byte per UTF-16 unit: any other character takes more bytes than units.
- */
-function decodeKeys(bytes: Buffer, lengths: Int32Array, encoding: KeyEncoding): string {
+/** ASCII keys (the usual ids) decode as latin1, the cheapest decoding. */
+function decodeKeys(bytes: Buffer, encoding: KeyEncoding): string {
   if (encoding === 'utf16le') return bytes.toString('utf16le');
-  let units = 0;
-  for (const n of lengths) if (n > 0) units += n;
-  return bytes.toString(bytes.length === units ? 'latin1' : 'utf8');
+  return bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
 }
 
 function bytesOf(view: Float64Array | Int32Array): Uint8Array {

@@ -178,8 +178,8 @@ export class RecordReader {
 /** Every record of a worker's reply, in order. */
 export function unpackRecords(p: PackedRecords): UsageRecord[] {
   const reader = new RecordReader(p);
-  const records: UsageRecord[] = new Array(p.count);
-  for (let i = 0; i < p.count; i++) records[i] = reader.next(p.strings);
+  const records: UsageRecord[] = [];
+  for (let i = 0; i < p.count; i++) records.push(reader.next(p.strings));
   return records;
 }
 
