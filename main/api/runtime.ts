@@ -72,8 +72,9 @@ export async function startSwitchboard(options: SwitchboardOptions): Promise<Run
   const { services, stopServices } = loaded;
   app = loaded.app;
   hot.attach(services.usage);
+  const starting = loaded.startServices(services);
   for (const [req, res] of waiting.splice(0)) app(req, res);
-  await loaded.startServices(services);
+  await starting;
   // Saved answers were served as the stale-while-revalidate answer: start that refresh now.
   if (warmed > 0) services.usage.revalidate();
   warm.start(hot, services.usage);

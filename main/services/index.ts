@@ -52,10 +52,14 @@ export async function createServices(ctx: ServiceContext): Promise<Services> {
   };
 }
 
-/** Work done once the API listens: adopt a running proxy, auto-start the bridge, load caches. */
+/**
+ * Work done once the API listens: adopt a running proxy, auto-start the bridge, load caches.
+ * The usage disk cache starts loading before the first await, so a read handed to the routes
+ * right after this call waits for that load rather than scanning every log.
+ */
 export async function startServices(services: Services): Promise<void> {
-  await services.settings.start();
   services.usage.start(); // loads the disk cache in the background; usage reads wait for it
+  await services.settings.start();
   await unlessConfigBroken(services, 'bridge', () => services.bridge.startup());
   await unlessConfigBroken(services, 'proxy', () => services.proxy.startup());
 }

@@ -139,3 +139,17 @@ describe('warm answers', () => {
   });
 });
 
+
+describe('reads that arrive while the app loads', () => {
+  it('without saved answers, wait for the disk cache instead of scanning every log', async () => {
+    await makeHome();
+    const clock = new ManualClock(T0);
+    await runOnce(clock);
+    await fs.rm(answersFile());
+    // Logs grew since; the cache is 10 s old and fresh, so its answer is the one a read gets.
+    await fs.appendFile(path.join(dirs.agentDir, 'projects', 'p', 's.jsonl'), assistantLine({ msg: 'b', req: 'rb', ts: '2026-01-10T09:00:00.000Z', input: 5, output: 1 }) + '\n');
+    clock.advance(10_000);
+    const { first } = await start(clock);
+    expect(JSON.parse(first.body).inputTokens).toBe(100);
+  });
+});
