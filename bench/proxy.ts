@@ -155,8 +155,13 @@ try {
   await fs.rm(root, { recursive: true, force: true });
 }
 
-/** autocannon at CONNECTIONS for `seconds`, with the proxy process's CPU time over the same span. */
+/**
+ * autocannon at CONNECTIONS for `seconds`, with the proxy process's CPU time over the same span.
+ * A one-second run first opens the connections and lets V8 settle on the concurrent path, so the
+ * first target of a round does not pay that alone.
+ */
 async function throughput(name: string, t: Target): Promise<Throughput> {
+  await load(`${name} (warm-up)`, { url: t.url, method: 'POST', body: t.body, headers: t.headers, connections: CONNECTIONS, duration: 1 });
   const before = processCpuMicros(t.proxyPid);
   const r = await load(name, { url: t.url, method: 'POST', body: t.body, headers: t.headers, connections: CONNECTIONS, duration: seconds });
   const after = processCpuMicros(t.proxyPid);

@@ -13,7 +13,7 @@ const httpsAgent = new https.Agent(agentOptions);
 
 export interface UpstreamTarget {
   endpoint: UpstreamEndpoint;
-  /** Sent as given, plus `content-length`. */
+  /** Sent as given; `content-length` is added to this same object, so the error log shows it too. */
   headers: Record<string, string>;
   body: Buffer;
 }
