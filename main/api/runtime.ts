@@ -46,7 +46,7 @@ export async function startSwitchboard(options: SwitchboardOptions): Promise<Run
   const clock = options.clock ?? systemClock;
   const paths = createPaths(options.homes);
   await fs.mkdir(paths.configDir, { recursive: true, mode: 0o700 });
-  const hot = new HotAnswers(clock, logger);
+  const hot = new HotAnswers(clock);
   const warm = new WarmAnswers(paths.usageAnswers, paths.usageCache, logger);
   const warmed = await warm.load(hot, clock.now());
   let app: Express | null = null;

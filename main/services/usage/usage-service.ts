@@ -72,6 +72,7 @@ export class UsageService {
   private seenAnomalies: Set<string> | null = null;
   /** Store version and lastFetch the disk cache file holds (written or restored); -1: unknown. */
   private disk = { version: -1, lastFetch: 0 };
+  private stamp = { version: -1, epoch: -1, text: '' };
   private stopZoneWatch: () => void = () => undefined;
 
   constructor(
@@ -218,7 +219,11 @@ export class UsageService {
    * given while this stayed the same is the service's answer for as long as `reuse` allows.
    */
   answersStamp(): string {
-    return `${this.store.version}:${this.zones.epoch}`;
+    // Asked on every remembered read: build the string only when a part moved.
+    if (this.stamp.version !== this.store.version || this.stamp.epoch !== this.zones.epoch) {
+      this.stamp = { version: this.store.version, epoch: this.zones.epoch, text: `${this.store.version}:${this.zones.epoch}` };
+    }
+    return this.stamp.text;
   }
 
   /**

@@ -3,14 +3,13 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HotAnswers } from '../../../main/api/hot-answers.js';
 import { ManualClock } from '../../../main/infra/clock.js';
-import { silentLogger } from '../../../main/infra/logger.js';
 
 const T0 = Date.UTC(2026, 0, 10, 12);
 
 function setup() {
   const clock = new ManualClock(T0);
   let stamp = 's1';
-  const hot = new HotAnswers(clock, silentLogger, { answersStamp: () => stamp });
+  const hot = new HotAnswers(clock, { answersStamp: () => stamp });
   return { clock, hot, setStamp: (s: string) => (stamp = s) };
 }
 
