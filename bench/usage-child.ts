@@ -118,6 +118,14 @@ if (mode === 'cold') {
   await get(app.url + SUMMARY);
   print({ firstAnswerMs: answer.at, status: answer.status, totalTokens: JSON.parse(answer.body).totalTokens, saved });
   await app.close();
+} else if (mode === 'floor') {
+  // The same measurement with nothing of the app: a node:http server answering a fixed body,
+  // asked the moment it listens. What Node itself costs to start here, in the same run.
+  const server = http.createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const answer = await get(`http://127.0.0.1:${(server.address() as { port: number }).port}/`);
+  print({ firstAnswerMs: performance.now(), status: answer.status });
+  server.close();
 } else if (mode === 'serve') {
   const app = await startApp();
   await fetch(`${app.url}/api/usage/summary?tz=UTC`);

@@ -168,6 +168,9 @@ async function benchCorpus(size: string): Promise<Array<Record<string, string | 
   row('first summary from the disk cache, whole app (since process start)', cacheOnly.times, cacheOnly.rss, null);
   const restart = await startup(true);
   row('first summary after a restart (saved answers), whole app (since process start)', restart.times, restart.rss, null);
+  const floor: number[] = [];
+  for (let i = 0; i < runs; i++) floor.push(JSON.parse((await timed(process.execPath, [child, 'floor', corpus, lastHome])).stdout).firstAnswerMs);
+  row('  floor: bare node:http answering its first request (since process start)', floor, null, null);
   const own: number[] = [];
   for (let i = 0; i < runs; i++) own.push(JSON.parse((await timed(process.execPath, [child, 'startup-service', corpus, lastHome])).stdout).serviceToAnswerMs);
   row('first summary from the disk cache, usage service (since its start)', own, null, null);
