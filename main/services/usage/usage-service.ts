@@ -273,8 +273,9 @@ export class UsageService {
     // Starts on the next turn: a stale read that triggered this answers first.
     await yieldToLoop();
     this.lastReport = await this.loader.scan();
-    // Once per start, after a scan that changed nothing: the index a disk-cache start skipped.
-    this.store.warmIndex();
+    // Once per start, after a scan that changed nothing: the index a disk-cache start skipped,
+    // built in steps so that reads answered meanwhile are not held up.
+    await this.store.warmIndex(() => yieldToLoop());
     this.lastFetch = this.ctx.clock.now();
     this.ctx.events.emit('usage-refreshed', { timestamp: this.lastFetch });
     await this.announceAnomalies();

@@ -27,6 +27,9 @@ export interface FileState {
  * are remembered, so after an append only the files it touched are checked against the index again
  * (an index lookup per request of gigabytes of logs was a third of a refresh).
  */
+/** Requests indexed between two pauses of warmIndex(): a few milliseconds of work. */
+const WARM_STEP = 10_000;
+
 export class UsageStore {
   readonly files = new Map<string, FileState>();
   /** Bumped on every change, so derived answers know when to recompute. */
@@ -142,23 +145,42 @@ export class UsageStore {
    * Builds the index a restore from the disk cache skipped. Run after a scan that found nothing
    * new (off the answer path), so the first append after a start merges into an index instead of
    * waiting for all of it to be built. The cache's kept lists are checked against the index; equal
-   * lists stay the same arrays, so sums remembered per list stay valid.
+   * lists stay the same arrays, so sums remembered per list stay valid. `pause` runs between
+   * steps of about WARM_STEP requests: at 1 GiB of logs the whole build held the event loop for
+   * ~50 ms, and every request queued behind it. Reads in between keep using the restored lists;
+   * the index and any corrected lists are put in place together at the end.
    */
-  warmIndex(): void {
+  async warmIndex(pause: () => Promise<void> = async () => undefined, stepSize = WARM_STEP): Promise<void> {
     if (this.index !== null) return;
-    const before = new Map(this.keptByFile);
-    const index = this.rebuildIndex();
-    let changed = false;
+    const version = this.version;
+    const moved = () => this.version !== version || this.index !== null;
+    const index = new DedupIndex();
+    let step = 0;
+    for (const f of this.files.values()) {
+      index.addAll(f.records);
+      index.addAll(f.tail);
+      if ((step += f.records.length + f.tail.length) >= stepSize) {
+        step = 0;
+        await pause();
+        if (moved()) return;
+      }
+    }
+    const corrected = new Map<string, UsageRecord[]>();
     for (const f of this.files.values()) {
       const mine: UsageRecord[] = [];
       for (const r of f.records) if (index.keeps(r)) mine.push(r);
       for (const r of f.tail) if (index.keeps(r)) mine.push(r);
-      const old = before.get(f.path);
-      const same = old !== undefined && old.length === mine.length && old.every((r, i) => r === mine[i]);
-      if (!same) changed = true;
-      this.keptByFile.set(f.path, same ? old : mine);
+      const old = this.keptByFile.get(f.path);
+      if (!(old !== undefined && old.length === mine.length && old.every((r, i) => r === mine[i]))) corrected.set(f.path, mine);
+      if ((step += mine.length) >= stepSize) {
+        step = 0;
+        await pause();
+        if (moved()) return;
+      }
     }
-    if (changed) {
+    this.index = index;
+    for (const [path, mine] of corrected) this.keptByFile.set(path, mine);
+    if (corrected.size > 0) {
       this.keptRecords = null;
       this.version++;
     }

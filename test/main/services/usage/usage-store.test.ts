@@ -56,13 +56,13 @@ describe('UsageStore after a restore from the disk cache', () => {
     return [a, b].map(({ start: _start, ...f }) => f);
   };
 
-  it('builds the skipped index when warmed, keeping the same kept lists when the cache was right', () => {
+  it('builds the skipped index when warmed, keeping the same kept lists when the cache was right', async () => {
     const store = new UsageStore(new Pricing());
     const files = states();
     store.restore(files, [[files[0]!.records[0]!, files[0]!.records[1]!], []]);
     const groups = store.keptGroups();
     const version = store.version;
-    store.warmIndex();
+    await store.warmIndex();
     expect(store.keptGroups()).toEqual(groups);
     store.keptGroups().forEach((g, i) => expect(g).toBe(groups[i]));
     expect(store.version).toBe(version);
@@ -71,12 +71,29 @@ describe('UsageStore after a restore from the disk cache', () => {
     expect(outputs(store)).toEqual(['/a.jsonl:1', '/b.jsonl:9']);
   });
 
-  it('corrects a kept set the cache got wrong when warmed', () => {
+  it('warms in steps: reads in between see the restored lists, a change in between stops it', async () => {
+    const store = new UsageStore(new Pricing());
+    const files = states();
+    store.restore(files, [[files[0]!.records[1]!], [files[1]!.records[0]!]]); // wrong, as above
+    const restored = outputs(store);
+    const seen: string[][] = [];
+    await store.warmIndex(async () => void seen.push(outputs(store)), 1);
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    for (const s of seen) expect(s).toEqual(restored); // nothing half-corrected shows
+    expect(outputs(store)).toEqual(['/a.jsonl:5', '/a.jsonl:1']);
+
+    const other = new UsageStore(new Pricing());
+    other.restore(files, [[files[0]!.records[1]!], [files[1]!.records[0]!]]);
+    await other.warmIndex(async () => other.clear(), 1);
+    expect(other.keptGroups()).toEqual([]); // the clear wins; nothing of the old files comes back
+  });
+
+  it('corrects a kept set the cache got wrong when warmed', async () => {
     const store = new UsageStore(new Pricing());
     const files = states();
     store.restore(files, [[files[0]!.records[1]!], [files[1]!.records[0]!]]); // b's 2 does not beat a's 5
     const version = store.version;
-    store.warmIndex();
+    await store.warmIndex();
     expect(outputs(store)).toEqual(['/a.jsonl:5', '/a.jsonl:1']);
     expect(store.version).toBe(version + 1);
   });
