@@ -194,18 +194,29 @@ async function loadCached(corpus: string): Promise<LoadResult[]> {
     });
     server.on('exit', (code) => reject(new Error(`bench server exited ${code}`)));
   });
+  // The floor: plain node:http answering the same summary bytes, measured the same two ways.
+  const body = await (await fetch(`${url}/api/usage/summary`)).text();
+  const bare = spawn(process.execPath, [path.join(root, 'bench', 'bare-server.mjs'), body], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const barePort = await new Promise<string>((resolve) => bare.stdout.on('data', (c: Buffer) => resolve(/listening (\d+)/.exec(c.toString())![1]!)));
   try {
     const results: LoadResult[] = [];
-    for (const p of ['/api/usage/summary', '/api/usage/daily', '/api/usage/models', '/api/usage/hourly']) {
-      results.push(await load(`GET ${p}`, { url: url + p, connections: 200, duration: loadSeconds }));
-      // The same 200 connections paced to 1000 requests/s in all: latency without a queue.
-      results.push(await load(`GET ${p} (1000 req/s)`, { url: url + p, connections: 200, duration: loadSeconds, overallRate: 1000 }));
+    const targets: Array<[string, string]> = [
+      ['baseline: node:http, same summary body', `http://127.0.0.1:${barePort}/`],
+      ...['/api/usage/summary', '/api/usage/daily', '/api/usage/models', '/api/usage/hourly'].map((p): [string, string] => [`GET ${p}`, url + p]),
+    ];
+    for (const [name, target] of targets) {
+      results.push(await load(name, { url: target, connections: 200, duration: loadSeconds }));
+      // The same 200 connections capped at 1000 requests/s in all. autocannon sends each second's
+      // share in a burst, so even the baseline queues: compare these rows with its row.
+      results.push(await load(`${name} (1000 req/s)`, { url: target, connections: 200, duration: loadSeconds, overallRate: 1000 }));
     }
     return results;
   } finally {
-    const exited = new Promise((r) => server.once('exit', r));
-    server.kill('SIGTERM');
-    await exited;
+    for (const child of [server, bare]) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
   }
 }
 
