@@ -60,9 +60,9 @@ export async function startSwitchboard(options: SwitchboardOptions): Promise<Run
   await listen(server, options.port);
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
-  options.onListening?.(url);
   let loaded: Awaited<ReturnType<typeof load>>;
   try {
+    options.onListening?.(url);
     loaded = await load({ ...options, logger, clock, paths, hot });
   } catch (err) {
     server.closeAllConnections();
