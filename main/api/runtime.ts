@@ -4,10 +4,12 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Express } from 'express';
 import { appRoot } from '../infra/app-root.js';
+import { appVersion } from '../infra/app-version.js';
 import { systemClock, type Clock } from '../infra/clock.js';
 import { createLogger, type Logger } from '../infra/logger.js';
 import { createPaths, type Homes, type Paths } from '../infra/paths.js';
 import type { Services } from '../services/index.js';
+import { priceTableId } from '../services/usage/price-table.js';
 import { HotAnswers } from './hot-answers.js';
 import { WarmAnswers } from './warm-answers.js';
 
@@ -47,7 +49,7 @@ export async function startSwitchboard(options: SwitchboardOptions): Promise<Run
   const paths = createPaths(options.homes);
   await fs.mkdir(paths.configDir, { recursive: true, mode: 0o700 });
   const hot = new HotAnswers(clock);
-  const warm = new WarmAnswers(paths.usageAnswers, paths.usageCache, logger);
+  const warm = new WarmAnswers(paths.usageAnswers, paths.usageCache, `${appVersion()} ${priceTableId()}`, logger);
   const warmed = await warm.load(hot, clock.now());
   let app: Express | null = null;
   const waiting: Array<[http.IncomingMessage, http.ServerResponse]> = [];

@@ -38,16 +38,21 @@ export class WarmAnswers {
   private timer: NodeJS.Timeout | null = null;
   private saving: Promise<void> = Promise.resolve();
 
+  /**
+   * @param build what else the answers depend on besides the data: the app's version (its
+   *   aggregation code) and the price table's digest. Saved answers of another build are not used.
+   */
   constructor(
     private readonly file: string,
     private readonly cacheFile: string,
+    private readonly build: string,
     private readonly logger: Logger,
   ) {}
 
   /** Puts the saved answers into `hot` (served until it is attached to the service); how many. */
   async load(hot: HotAnswers, now: number): Promise<number> {
     const saved = await this.read();
-    if (saved === null) return 0;
+    if (saved === null || saved.build !== this.build) return 0;
     const age = now - saved.cache.lastFetch;
     if (age < 0 || age >= STALE_LIMIT_MS || !(await this.cacheIs(saved.cache))) return 0;
     for (const [url, body] of saved.answers) hot.remember(url, body, '', Infinity, false);
@@ -82,14 +87,14 @@ export class WarmAnswers {
       if (cache === null || usage.answersStamp() !== stamp) return;
       let bytes = 0;
       const kept = answers.filter(([url, body]) => (bytes += url.length + body.length) <= MAX_FILE_BYTES);
-      await writeFileAtomic(this.file, JSON.stringify({ format: FORMAT, version: VERSION, cache, answers: kept }), { mode: 0o600 });
+      await writeFileAtomic(this.file, JSON.stringify({ format: FORMAT, version: VERSION, build: this.build, cache, answers: kept }), { mode: 0o600 });
       this.savedKey = key;
     } catch (err) {
       this.logger.warn(`usage: cannot save answers for the next start: ${errorMessage(err)}`);
     }
   }
 
-  private async read(): Promise<{ cache: DiskCacheIdentity; answers: Array<[string, string]> } | null> {
+  private async read(): Promise<Saved | null> {
     let text: string;
     try {
       text = await fs.readFile(this.file, 'utf8');
@@ -118,13 +123,20 @@ export class WarmAnswers {
 }
 
 /** Hand-checked rather than with zod: this runs before zod is loaded (see runtime.ts). */
-function isSaved(raw: unknown): raw is { cache: DiskCacheIdentity; answers: Array<[string, string]> } {
+interface Saved {
+  build: string;
+  cache: DiskCacheIdentity;
+  answers: Array<[string, string]>;
+}
+
+function isSaved(raw: unknown): raw is Saved {
   if (typeof raw !== 'object' || raw === null) return false;
   const o = raw as Record<string, unknown>;
   const c = o.cache as Record<string, unknown> | undefined;
   return (
     o.format === FORMAT &&
     o.version === VERSION &&
+    typeof o.build === 'string' &&
     typeof c === 'object' &&
     c !== null &&
     ['size', 'mtimeMs', 'ino', 'lastFetch'].every((k) => typeof c[k] === 'number') &&

@@ -42,7 +42,16 @@ export function loadPriceTable(file = resourcePath('prices.json')): PriceTable {
     };
     for (const key of [name, ...(m.aliases ?? [])]) entries.set(key.toLowerCase(), price);
   }
-  return { id: createHash('sha1').update(text).digest('base64'), entries };
+  return { id: tableDigest(text), entries };
+}
+
+/** The id `loadPriceTable` gives the table in `file`, without checking or parsing it. */
+export function priceTableId(file = resourcePath('prices.json')): string {
+  return tableDigest(fs.readFileSync(file, 'utf8'));
+}
+
+function tableDigest(text: string): string {
+  return createHash('sha1').update(text).digest('base64');
 }
 
 interface TableModel extends Rates {

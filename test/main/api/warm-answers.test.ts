@@ -115,6 +115,18 @@ describe('warm answers', () => {
     expect(JSON.parse(first.body).inputTokens).toBe(100);
   });
 
+  it('are not used by another build (app version or price table)', async () => {
+    await makeHome();
+    const clock = new ManualClock(T0);
+    await runOnce(clock);
+    await markSavedAnswer('saved');
+    const saved = JSON.parse(await fs.readFile(answersFile(), 'utf8'));
+    expect(saved.build).toMatch(/^\d+\.\d+\.\d+\S* \S+$/);
+    await fs.writeFile(answersFile(), JSON.stringify({ ...saved, build: `0.0.0-older ${saved.build.split(' ')[1]}` }));
+    const { first } = await start(clock);
+    expect(JSON.parse(first.body).inputTokens).toBe(100);
+  });
+
   it('a damaged file is ignored with a warning', async () => {
     await makeHome();
     await runOnce(new ManualClock(T0));

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { checkTable, loadPriceTable } from '../../../../main/services/usage/price-table.js';
+import { checkTable, loadPriceTable, priceTableId } from '../../../../main/services/usage/price-table.js';
 
 const shipped = () => JSON.parse(fs.readFileSync(new URL('../../../../resources/prices.json', import.meta.url), 'utf8'));
 const model = { vendor: 'anthropic', input: 3, output: 15, cacheWrite5m: 3.75, cacheWrite1h: 6, cacheRead: 0.3 };
@@ -37,5 +37,11 @@ describe('price table', () => {
     [table({ note: 1 }), 'prices.json: models.x.note must be a string'],
   ])('rejects %j', (raw, message) => {
     expect(() => checkTable(raw)).toThrow(message);
+  });
+});
+
+describe('priceTableId', () => {
+  it('is the id loadPriceTable gives the same file, so saved answers can be matched to a table cheaply', () => {
+    expect(priceTableId()).toBe(loadPriceTable().id);
   });
 });
