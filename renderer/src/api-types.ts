@@ -30,6 +30,17 @@ import type {
 } from '../../main/api/schemas/proxy.js';
 import type { profileSettingsResponse, profilesResponse, settingsUpdateResponse } from '../../main/api/schemas/settings.js';
 import type {
+  dailyResponse,
+  hourlyResponse,
+  insightsResponse,
+  modelsResponse,
+  monthlyResponse,
+  refreshResponse,
+  sessionsResponse,
+  statusResponse,
+  summaryResponse,
+} from '../../main/api/schemas/usage-responses.js';
+import type {
   sharedContentResponse,
   sharedLinkResponse,
   sharedListResponse,
@@ -109,13 +120,7 @@ export type QuotaEntry = Quota['quotas'][number];
 export const PROVIDERS = ['agy', 'gemini', 'codex', 'iflow', 'kiro', 'ghcp'] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
-/*
- * Usage shapes stay hand-written: main/api/schemas/usage.ts also parses query parameters and so
- * imports the usage service, express and Node's types, which the browser typecheck must not pull
- * in. test/renderer/src/api-types.test.ts checks each against its schema, so drift fails tsc.
- */
-
-/** What the daily, hourly and monthly rows share; the cache columns are optional so charts need not care. */
+/** What the daily, hourly, monthly and model rows share, as the charts take them. */
 export interface TokenCounts {
   inputTokens: number;
   outputTokens: number;
@@ -123,49 +128,17 @@ export interface TokenCounts {
   cacheWriteTokens?: number;
   cost: number;
 }
-export interface UsageSummary {
-  totalTokens: number;
-  totalCost: number;
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-  dailyAverage: { tokens: number; cost: number };
-  dateRange: { from: string | null; to: string | null };
-  modelsUsed: string[];
-  unpricedModels?: string[];
-}
-export interface DailyEntry extends TokenCounts {
-  date: string;
-  modelsUsed: string[];
-  modelBreakdown: Record<string, { inputTokens: number; outputTokens: number; cost: number }>;
-}
-export interface HourlyEntry extends TokenCounts { hour: string; modelsUsed: string[] }
-export interface MonthlyEntry extends TokenCounts { month: string }
-export interface ModelEntry extends TokenCounts { model: string; percentage: number; ioRatio: number | null }
-export interface Anomaly { type: string; date: string; value: number; threshold: number; message: string }
-export interface Insights { anomalies: Anomaly[]; thresholds: Record<string, number> }
-export interface Session {
-  sessionId: string;
-  projectPath: string;
-  lastActivity: string;
-  inputTokens: number;
-  outputTokens: number;
-  cost: number;
-  modelsUsed: string[];
-  /** null when no request of the session named its client version. */
-  version: string | null;
-}
-export interface SessionsPage { sessions: Session[]; total: number; limit: number; offset: number }
-/** The dashboard reads the cache fields only; the server also sends file and line counts. */
-export interface CacheStatus {
-  cached: boolean;
-  lastFetch: number | null;
-  lastFetchHuman: string | null;
-  cacheAge: number | null;
-  cacheAgeHuman: string | null;
-}
-export interface RefreshResult { success: boolean; message: string; timestamp: number }
+export type UsageSummary = Body<typeof summaryResponse>;
+export type DailyEntry = Body<typeof dailyResponse>['daily'][number];
+export type HourlyEntry = Body<typeof hourlyResponse>['hourly'][number];
+export type MonthlyEntry = Body<typeof monthlyResponse>['monthly'][number];
+export type ModelEntry = Body<typeof modelsResponse>['models'][number];
+export type Insights = Body<typeof insightsResponse>;
+export type Anomaly = Insights['anomalies'][number];
+export type SessionsPage = Body<typeof sessionsResponse>;
+export type Session = SessionsPage['sessions'][number];
+export type CacheStatus = Body<typeof statusResponse>;
+export type RefreshResult = Body<typeof refreshResponse>;
 
 export type BridgeStatus = Body<typeof bridgeStatusResponse>;
 export type BridgeSettings = Body<typeof bridgeSection>;

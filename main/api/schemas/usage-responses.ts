@@ -1,0 +1,88 @@
+import { z } from 'zod';
+
+// Usage response shapes (spec 2.7 and 4.5), apart from the query parsing in usage.ts so that the
+// dashboard can take its types from them: this file needs nothing but zod.
+
+const totals = {
+  inputTokens: z.int(),
+  outputTokens: z.int(),
+  cacheReadTokens: z.int(),
+  cacheWriteTokens: z.int(),
+  cost: z.number(),
+};
+
+export const summaryResponse = z.object({
+  totalTokens: z.int(),
+  totalCost: z.number(),
+  inputTokens: z.int(),
+  outputTokens: z.int(),
+  cacheReadTokens: z.int(),
+  cacheWriteTokens: z.int(),
+  dailyAverage: z.object({ tokens: z.int(), cost: z.number() }),
+  dateRange: z.object({ from: z.string().nullable(), to: z.string().nullable() }),
+  modelsUsed: z.array(z.string()),
+  unpricedModels: z.array(z.string()),
+});
+
+export const dailyResponse = z.object({
+  daily: z.array(
+    z.object({
+      date: z.string(),
+      ...totals,
+      modelsUsed: z.array(z.string()),
+      modelBreakdown: z.record(z.string(), z.object({ inputTokens: z.int(), outputTokens: z.int(), cost: z.number() })),
+    }),
+  ),
+});
+
+export const hourlyResponse = z.object({ hourly: z.array(z.object({ hour: z.string(), ...totals, modelsUsed: z.array(z.string()) })) });
+
+export const monthlyResponse = z.object({ monthly: z.array(z.object({ month: z.string(), ...totals })) });
+
+export const modelsResponse = z.object({
+  models: z.array(z.object({ model: z.string(), ...totals, percentage: z.number(), ioRatio: z.number().nullable() })),
+  totalCost: z.number(),
+});
+
+export const insightsResponse = z.object({
+  anomalies: z.array(
+    z.object({
+      type: z.enum(['cost_spike', 'high_input', 'high_io_ratio', 'high_cache_read']),
+      date: z.string(),
+      value: z.number(),
+      threshold: z.number(),
+      message: z.string(),
+    }),
+  ),
+  thresholds: z.object({ highInput: z.int(), highIoRatio: z.number(), costSpikeMultiplier: z.number(), highCacheRead: z.int() }),
+});
+
+export const sessionsResponse = z.object({
+  sessions: z.array(
+    z.object({
+      sessionId: z.string(),
+      projectPath: z.string(),
+      lastActivity: z.string(),
+      inputTokens: z.int(),
+      outputTokens: z.int(),
+      cost: z.number(),
+      modelsUsed: z.array(z.string()),
+      version: z.string().nullable(),
+    }),
+  ),
+  total: z.int(),
+  limit: z.int(),
+  offset: z.int(),
+});
+
+export const refreshResponse = z.object({ success: z.literal(true), message: z.string(), timestamp: z.int() });
+
+export const statusResponse = z.object({
+  cached: z.boolean(),
+  lastFetch: z.int().nullable(),
+  lastFetchHuman: z.string().nullable(),
+  cacheAge: z.int().nullable(),
+  cacheAgeHuman: z.string().nullable(),
+  files: z.int().nullable(),
+  malformedLines: z.int().nullable(),
+});
