@@ -130,10 +130,7 @@ export class UsageStore {
     for (const f of this.files.values()) {
       let mine = this.keptByFile.get(f.path);
       if (mine === undefined) {
-        const index = this.index ?? this.rebuildIndex();
-        mine = [];
-        for (const r of f.records) if (index.keeps(r)) mine.push(r);
-        for (const r of f.tail) if (index.keeps(r)) mine.push(r);
+        mine = keptIn(f, this.index ?? this.rebuildIndex());
         this.keptByFile.set(f.path, mine);
       }
       groups.push(mine);
@@ -167,9 +164,7 @@ export class UsageStore {
     }
     const corrected = new Map<string, UsageRecord[]>();
     for (const f of this.files.values()) {
-      const mine: UsageRecord[] = [];
-      for (const r of f.records) if (index.keeps(r)) mine.push(r);
-      for (const r of f.tail) if (index.keeps(r)) mine.push(r);
+      const mine = keptIn(f, index);
       const old = this.keptByFile.get(f.path);
       if (!(old !== undefined && old.length === mine.length && old.every((r, i) => r === mine[i]))) corrected.set(f.path, mine);
       if ((step += mine.length) >= stepSize) {
@@ -202,4 +197,12 @@ export class UsageStore {
     this.index = index;
     return index;
   }
+}
+
+/** The requests of one file that the index keeps, in file order. */
+function keptIn(f: FileState, index: DedupIndex): UsageRecord[] {
+  const mine: UsageRecord[] = [];
+  for (const r of f.records) if (index.keeps(r)) mine.push(r);
+  for (const r of f.tail) if (index.keeps(r)) mine.push(r);
+  return mine;
 }
