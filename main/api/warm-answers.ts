@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import { writeFileAtomic } from '../infra/atomic-write.js';
 import { errorMessage, isNotFound } from '../infra/file-stat.js';
+import { isFiniteNumber, isRecord } from '../infra/json-checks.js';
 import type { Logger } from '../infra/logger.js';
 import { STALE_LIMIT_MS } from '../services/usage/freshness.js';
 import type { HotAnswers, StampSource } from './hot-answers.js';
@@ -130,17 +131,14 @@ interface Saved {
 }
 
 function isSaved(raw: unknown): raw is Saved {
-  if (typeof raw !== 'object' || raw === null) return false;
-  const o = raw as Record<string, unknown>;
-  const c = o.cache as Record<string, unknown> | undefined;
+  if (!isRecord(raw) || !isRecord(raw.cache)) return false;
+  const c = raw.cache;
   return (
-    o.format === FORMAT &&
-    o.version === VERSION &&
-    typeof o.build === 'string' &&
-    typeof c === 'object' &&
-    c !== null &&
-    ['size', 'mtimeMs', 'ino', 'lastFetch'].every((k) => typeof c[k] === 'number') &&
-    Array.isArray(o.answers) &&
-    o.answers.every((a) => Array.isArray(a) && a.length === 2 && typeof a[0] === 'string' && a[0].startsWith('/api/usage/') && typeof a[1] === 'string')
+    raw.format === FORMAT &&
+    raw.version === VERSION &&
+    typeof raw.build === 'string' &&
+    ['size', 'mtimeMs', 'ino', 'lastFetch'].every((k) => isFiniteNumber(c[k])) &&
+    Array.isArray(raw.answers) &&
+    raw.answers.every((a) => Array.isArray(a) && a.length === 2 && typeof a[0] === 'string' && a[0].startsWith('/api/usage/') && typeof a[1] === 'string')
   );
 }

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { isMap, type Document } from 'yaml';
-import { isObject } from './secrets.js';
+import { isRecord } from '../../infra/json-checks.js';
 
 /**
  * Makes the YAML document say `next`, touching only what differs from `current` (the config
@@ -13,7 +13,7 @@ export function applyConfigToDocument(doc: Document, current: Record<string, unk
     const before = Object.hasOwn(current, key) ? current[key] : undefined;
     if (isDeepStrictEqual(before, value)) continue;
     const here = [...at, key];
-    if (isObject(before) && isObject(value) && isMapOrAbsent(doc, here)) {
+    if (isRecord(before) && isRecord(value) && isMapOrAbsent(doc, here)) {
       applyConfigToDocument(doc, before, value, here);
     } else {
       doc.setIn(here, value);

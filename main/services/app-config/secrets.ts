@@ -1,3 +1,4 @@
+import { isRecord } from '../../infra/json-checks.js';
 import { SECRET_CONFIG_PATHS } from './schema.js';
 
 /** What a masked secret looks like in GET /api/config, and what a PUT sends to keep it. */
@@ -37,7 +38,7 @@ export function restoreSecrets(next: Obj, stored: Obj): Obj {
 function getPath(obj: Obj, path: string[]): unknown {
   let current: unknown = obj;
   for (const key of path) {
-    if (!isObject(current)) return undefined;
+    if (!isRecord(current)) return undefined;
     current = current[key];
   }
   return current;
@@ -49,7 +50,7 @@ function setPath(obj: Obj, path: string[], value: unknown): void {
   for (const key of path.slice(0, -1)) {
     if (current[key] === undefined) current[key] = {};
     const child = current[key];
-    if (!isObject(child)) return;
+    if (!isRecord(child)) return;
     current = child;
   }
   current[path[path.length - 1]!] = value;
@@ -57,9 +58,5 @@ function setPath(obj: Obj, path: string[], value: unknown): void {
 
 function deletePath(obj: Obj, path: string[]): void {
   const parent = getPath(obj, path.slice(0, -1));
-  if (isObject(parent)) delete parent[path[path.length - 1]!];
-}
-
-export function isObject(value: unknown): value is Obj {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (isRecord(parent)) delete parent[path[path.length - 1]!];
 }

@@ -2,12 +2,13 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { writeBackup } from '../../infra/backup.js';
 import type { Clock } from '../../infra/clock.js';
+import { isRecord } from '../../infra/json-checks.js';
 import { describeIssue } from '../../infra/zod-issue.js';
 import type { AppEvents } from '../events.js';
 import { checkMtime } from '../mtime-conflict.js';
 import { applyConfigToDocument } from './apply-to-document.js';
 import { appConfigSchema, type AppConfig } from './schema.js';
-import { isObject, maskSecrets, restoreSecrets } from './secrets.js';
+import { maskSecrets, restoreSecrets } from './secrets.js';
 import type { AppConfigStore } from './store.js';
 
 /** The client's config failed the schema; `message` is `<path>: <problem>`. */
@@ -74,7 +75,7 @@ export class AppConfigService {
  */
 function requireSections(next: Record<string, unknown>): void {
   for (const section of configSections()) {
-    if (!isObject(next[section])) {
+    if (!isRecord(next[section])) {
       throw new InvalidConfigError(`${section}: required section missing (send the whole config as GET /api/config returns it)`);
     }
   }
@@ -84,7 +85,7 @@ let sections: string[] | undefined;
 /** Every top-level key whose default is an object: derived from the schema, so new sections count. */
 function configSections(): string[] {
   sections ??= Object.entries(appConfigSchema.parse({}))
-    .filter(([, value]) => isObject(value))
+    .filter(([, value]) => isRecord(value))
     .map(([key]) => key);
   return sections;
 }

@@ -2,6 +2,7 @@ import { writeFileAtomic } from '../../infra/atomic-write.js';
 import { serializeFile } from '../../infra/file-lock.js';
 import { readTextIfExists } from '../../infra/file-stat.js';
 import type { BridgeSection } from '../app-config/schema.js';
+import { isRecord } from '../../infra/json-checks.js';
 
 /**
  * `{config_dir}/cursor.settings.json`: the profile an agent uses to talk to the bridge daemon
@@ -37,8 +38,4 @@ function parseObject(text: string | null): Record<string, unknown> {
   } catch {
     return {}; // a damaged override is replaced: it is regenerated on every start anyway
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,5 +1,6 @@
 import { SettingsError } from './errors.js';
-import { isRecord, requireValid, type SettingsData, type SettingsSnapshot, type SettingsStore } from './settings-store.js';
+import { requireValid, type SettingsData, type SettingsSnapshot, type SettingsStore } from './settings-store.js';
+import { isRecord } from '../../infra/json-checks.js';
 
 /** A named model preset (spec 2.2); other string fields a client sends are kept. */
 export interface Preset {

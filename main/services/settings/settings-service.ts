@@ -7,7 +7,8 @@ import type { Paths } from '../../infra/paths.js';
 import { SettingsError } from './errors.js';
 import { maskEnv, unmaskEnv } from './masking.js';
 import { profileOfFileName } from './profile-name.js';
-import { isRecord, requireValid, type SettingsData, type SettingsStore } from './settings-store.js';
+import { requireValid, type SettingsData, type SettingsStore } from './settings-store.js';
+import { isRecord } from '../../infra/json-checks.js';
 
 /** decisions §2: a created file lacking any of these gets a non-blocking warning. */
 export const REQUIRED_ENV_KEYS = ['PROVIDER_BASE_URL', 'PROVIDER_AUTH_TOKEN', 'PROVIDER_MODEL'] as const;

@@ -9,6 +9,7 @@ import { advanceMtime } from '../../infra/mtime-advance.js';
 import type { Paths } from '../../infra/paths.js';
 import { SettingsError } from './errors.js';
 import { settingsFileOf } from './profile-name.js';
+import { isRecord } from '../../infra/json-checks.js';
 
 export type SettingsData = Record<string, unknown>;
 
@@ -142,8 +143,4 @@ function parseSettings(text: string): { data: SettingsData | undefined; parseErr
   }
   if (!isRecord(value)) return { data: undefined, parseError: 'the top level must be a JSON object' };
   return { data: value };
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,4 +1,5 @@
 // The JSON head of the usage disk cache (disk-cache.ts): what it holds and how it is checked.
+import { isCount, isRecord, isStringArray } from '../../infra/json-checks.js';
 
 /** Whose logs a cache describes: a cache of other directories is not used. */
 export interface CacheIdentity {
@@ -24,7 +25,7 @@ export type KeyEncoding = 'utf8' | 'utf16le';
 
 /** Hand checks rather than a schema: thousands of rows, checked on every start. */
 export function checkHead(h: unknown): CacheHead | null {
-  if (!isObject(h) || !isObject(h.sources)) return null;
+  if (!isRecord(h) || !isRecord(h.sources)) return null;
   const { sources, prices, lastFetch, seenAnomalies, count, keys, files } = h;
   if (typeof sources.agentDir !== 'string' || typeof sources.instancesDir !== 'string' || typeof prices !== 'string') return null;
   if (keys !== 'utf8' && keys !== 'utf16le') return null;
@@ -47,16 +48,4 @@ function isRow(row: unknown): row is FileRow {
     [row[6], row[7], row[8], row[9]].every(isCount) &&
     isStringArray(row[10])
   );
-}
-
-function isObject(x: unknown): x is Record<string, unknown> {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
-
-function isCount(x: unknown): x is number {
-  return Number.isSafeInteger(x) && (x as number) >= 0;
-}
-
-function isStringArray(x: unknown): x is string[] {
-  return Array.isArray(x) && x.every((s) => typeof s === 'string');
 }

@@ -1,5 +1,6 @@
 import { parseIsoTimestamp } from './timestamp.js';
 import type { ParsedUsage } from './types.js';
+import { isRecord } from '../../infra/json-checks.js';
 
 /** `none`: a well-formed line without request usage; `malformed`: damaged or invalid, counted. */
 export type LineOutcome = ParsedUsage | 'none' | 'malformed';
@@ -24,7 +25,7 @@ export function parseUsageLine(text: string): LineOutcome {
  * Fields present with the wrong type (null included) make the line invalid, as in ccusage.
  */
 export function usageOf(value: unknown): LineOutcome {
-  if (!isObject(value)) return 'malformed';
+  if (!isRecord(value)) return 'malformed';
   const source = usageSource(value);
   if (!source) return 'none';
   const message = source.message as Json;
@@ -72,14 +73,14 @@ export function usageOf(value: unknown): LineOutcome {
 
 function usageSource(line: Json): Json | null {
   if (hasUsage(line)) return line;
-  if (line.type === 'progress' && isObject(line.data) && isObject(line.data.message) && hasUsage(line.data.message)) {
+  if (line.type === 'progress' && isRecord(line.data) && isRecord(line.data.message) && hasUsage(line.data.message)) {
     return line.data.message;
   }
   return null;
 }
 
 function hasUsage(obj: Json): boolean {
-  return isObject(obj.message) && isObject(obj.message.usage);
+  return isRecord(obj.message) && isRecord(obj.message.usage);
 }
 
 /**
@@ -89,7 +90,7 @@ function hasUsage(obj: Json): boolean {
  */
 function cacheWriteSplit(detail: unknown, total: number): [number, number] | null {
   if (detail === undefined || detail === null) return [total, 0];
-  if (!isObject(detail)) return null;
+  if (!isRecord(detail)) return null;
   const fiveMinutes = tokenCount(detail.ephemeral_5m_input_tokens, true);
   const oneHour = tokenCount(detail.ephemeral_1h_input_tokens, true);
   return Number.isNaN(fiveMinutes + oneHour) ? null : [fiveMinutes, oneHour];
@@ -105,8 +106,4 @@ function tokenCount(value: unknown, optional: boolean): number {
 function optionalText(value: unknown): string | null | undefined {
   if (value === undefined) return null;
   return typeof value === 'string' && value.length > 0 ? value : undefined;
-}
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { resourcePath } from '../../infra/app-root.js';
+import { isFiniteNumber, isRecord } from '../../infra/json-checks.js';
 
 /** Rates in USD per token. */
 export interface Rates {
@@ -66,25 +67,25 @@ const RATE_NAMES = ['input', 'output', 'cacheWrite5m', 'cacheWrite1h', 'cacheRea
 
 /** `{version: 1, models: {name: model}}`; unknown keys are ignored. Throws naming the bad field. */
 export function checkTable(raw: unknown): { version: 1; models: Record<string, TableModel> } {
-  if (!isObject(raw)) fail('the table', 'must be an object');
+  if (!isRecord(raw)) fail('the table', 'must be an object');
   if (raw.version !== 1) fail('version', 'must be 1');
-  if (!isObject(raw.models)) fail('models', 'must be an object');
+  if (!isRecord(raw.models)) fail('models', 'must be an object');
   for (const [name, model] of Object.entries(raw.models)) checkModel(`models.${name}`, model);
   return raw as { version: 1; models: Record<string, TableModel> };
 }
 
 function checkModel(at: string, m: unknown): void {
-  if (!isObject(m)) fail(at, 'must be an object');
+  if (!isRecord(m)) fail(at, 'must be an object');
   if (typeof m.vendor !== 'string') fail(`${at}.vendor`, 'must be a string');
   checkRates(at, m);
   if (m.longContext !== undefined) {
     const long = m.longContext;
-    if (!isObject(long)) fail(`${at}.longContext`, 'must be an object');
+    if (!isRecord(long)) fail(`${at}.longContext`, 'must be an object');
     if (long.mode !== 'per-kind' && long.mode !== 'whole-request') fail(`${at}.longContext.mode`, "must be 'per-kind' or 'whole-request'");
     if (!Number.isSafeInteger(long.threshold) || (long.threshold as number) <= 0) fail(`${at}.longContext.threshold`, 'must be a positive integer');
     checkRates(`${at}.longContext`, long);
   }
-  if (m.fastMultiplier !== undefined && !(isNumber(m.fastMultiplier) && m.fastMultiplier > 0)) fail(`${at}.fastMultiplier`, 'must be a positive number');
+  if (m.fastMultiplier !== undefined && !(isFiniteNumber(m.fastMultiplier) && m.fastMultiplier > 0)) fail(`${at}.fastMultiplier`, 'must be a positive number');
   if (m.aliases !== undefined && !(Array.isArray(m.aliases) && m.aliases.every((a) => typeof a === 'string'))) fail(`${at}.aliases`, 'must be a list of strings');
   if (m.note !== undefined && typeof m.note !== 'string') fail(`${at}.note`, 'must be a string');
 }
@@ -92,16 +93,8 @@ function checkModel(at: string, m: unknown): void {
 function checkRates(at: string, o: Record<string, unknown>): void {
   for (const name of RATE_NAMES) {
     const v = o[name];
-    if (!(isNumber(v) && v >= 0)) fail(`${at}.${name}`, 'must be a non-negative number');
+    if (!(isFiniteNumber(v) && v >= 0)) fail(`${at}.${name}`, 'must be a non-negative number');
   }
-}
-
-function isObject(x: unknown): x is Record<string, unknown> {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
-
-function isNumber(x: unknown): x is number {
-  return typeof x === 'number' && Number.isFinite(x);
 }
 
 function fail(at: string, what: string): never {

@@ -1,3 +1,8 @@
+import { isRecord } from '../../../infra/json-checks.js';
+
+// The adapters take the JSON check from here with the rest of their toolkit.
+export { isRecord };
+
 /** One quota line of the spec's quota object (2.6); `resetAt` null when the provider gives none. */
 export interface QuotaEntry {
   model: string;
@@ -51,10 +56,6 @@ export function isoToMs(value: unknown): number | null {
   if (typeof value !== 'string' || value === '') return null;
   const ms = Date.parse(value);
   return Number.isFinite(ms) ? ms : null;
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export function num(value: unknown): number | undefined {
