@@ -5,7 +5,11 @@ import { allowedHost } from './middleware/guards.js';
 /** Where answers come from; a remembered answer holds while its stamp is the source's. */
 export interface StampSource {
   answersStamp(): string;
+  /** Told of every remembered answer handed out, to start what a read would (a background refresh). */
+  rememberedRead(): void;
 }
+
+const NO_SOURCE: StampSource = { answersStamp: () => '', rememberedRead: () => undefined };
 
 interface Entry {
   body: Buffer;
@@ -36,7 +40,7 @@ export class HotAnswers {
 
   constructor(
     private readonly clock: Clock,
-    source: StampSource = { answersStamp: () => '' },
+    source: StampSource = NO_SOURCE,
   ) {
     this.source = source;
   }
@@ -84,6 +88,7 @@ export class HotAnswers {
     if (body === undefined || !allowedHost(req.headers.host, req.socket.localPort)) return false;
     res.writeHead(200, { 'Content-Type': JSON_TYPE, 'Content-Length': body.length });
     res.end(body);
+    this.source.rememberedRead();
     return true;
   }
 

@@ -228,22 +228,37 @@ export class UsageService {
 
   /**
    * How long the answer just given for `kind` and `p` stays exactly what the service would answer
-   * again, so a caller may hand out the same bytes without asking: while the data is fresh (a stale
-   * read must reach the service, which starts the background refresh), while the default zone is
-   * not re-read when `p` names none, and within the current quarter hour for hourly answers (their
-   * default window follows the clock; every zone's hours start on a UTC quarter hour). `lasting`
-   * says the answer depends on nothing but the data, so it still holds after a restart that
-   * restores the same data. null: do not reuse.
+   * again, so a caller may hand out the same bytes without asking. Stale data and a default zone due
+   * for its re-read do not end it: a read would answer the same bytes then too (stale while
+   * revalidating), provided the caller reports each answer it hands out (`rememberedRead`), which
+   * starts that refresh or re-read; whatever they change moves `answersStamp`. What ends it: the
+   * 7-day stale limit (a read then waits for a scan) and, for hourly answers, the current quarter
+   * hour (their default window follows the clock; every zone's hours start on a UTC quarter hour).
+   * A default-zone answer needs the zone read once. `lasting` says the answer depends on nothing
+   * but the data, so it still holds after a restart that restores the same data. null: do not reuse.
    */
   reuse(kind: AnswerKind, p: UsageParams): { until: number; lasting: boolean } | null {
     if (this.lastFetch === null) return null;
     const now = this.ctx.clock.now();
     if (this.lastFetch > now) return null;
-    let until = this.lastFetch + (kind === 'monthly' ? MONTHLY_FRESH_MS : FRESH_MS);
-    if (p.tz === undefined) until = Math.min(until, this.zones.validUntil() ?? -Infinity);
+    if (p.tz === undefined && !this.zones.known()) return null;
+    let until = this.lastFetch + STALE_LIMIT_MS;
     const followsClock = kind === 'hourly';
     if (followsClock) until = Math.min(until, (Math.floor(now / QUARTER_HOUR_MS) + 1) * QUARTER_HOUR_MS);
     return until > now ? { until, lasting: p.tz !== undefined && !followsClock } : null;
+  }
+
+  /**
+   * A remembered answer (see `reuse`) was handed out without asking: start, in the background, what
+   * the read would have started — the refresh of stale data, the due re-read of the default zone.
+   * Called for every such answer, so it only compares two times unless one is due.
+   */
+  rememberedRead(): void {
+    if (this.inflight === null && this.lastFetch !== null) {
+      const now = this.ctx.clock.now();
+      if (now - this.lastFetch >= FRESH_MS || this.lastFetch > now) this.revalidate();
+    }
+    this.zones.recheckIfDue();
   }
 
   /**

@@ -42,9 +42,21 @@ export class ZoneSetting {
     return zone;
   }
 
-  /** Until when the zone last read is used without reading config.yaml again; null before a read. */
-  validUntil(): number | null {
-    return this.zone === null ? null : this.readAt + RECHECK_MS;
+  /** Whether the zone was read at least once (answers for the default zone need it). */
+  known(): boolean {
+    return this.zone !== null;
+  }
+
+  /**
+   * Starts the re-read in the background when the last one is older than the re-check interval:
+   * for answers handed out from memory, which keep the zone they were built with until then. A
+   * changed zone moves `epoch` when the read ends.
+   */
+  recheckIfDue(): void {
+    if (this.zone === null || this.reading !== null) return;
+    const now = this.ctx.clock.now();
+    if (now - this.readAt < RECHECK_MS && now >= this.readAt) return;
+    this.current().catch((err) => this.ctx.logger.warn(`usage: zone re-read failed: ${errorMessage(err)}`));
   }
 
   private async read(): Promise<string> {

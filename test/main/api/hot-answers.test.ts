@@ -9,8 +9,9 @@ const T0 = Date.UTC(2026, 0, 10, 12);
 function setup() {
   const clock = new ManualClock(T0);
   let stamp = 's1';
-  const hot = new HotAnswers(clock, { answersStamp: () => stamp });
-  return { clock, hot, setStamp: (s: string) => (stamp = s) };
+  const served = { count: 0 };
+  const hot = new HotAnswers(clock, { answersStamp: () => stamp, rememberedRead: () => void served.count++ });
+  return { clock, hot, served, setStamp: (s: string) => (stamp = s) };
 }
 
 describe('HotAnswers: what is remembered and for how long', () => {
@@ -63,7 +64,7 @@ describe('HotAnswers: what is remembered and for how long', () => {
   it('attach() starts over with the new source', () => {
     const { hot } = setup();
     hot.remember('/a', '1', 's1', T0 + 60_000, true);
-    hot.attach({ answersStamp: () => 's1' });
+    hot.attach({ answersStamp: () => 's1', rememberedRead: () => undefined });
     expect(hot.lookup('/a')).toBeUndefined();
   });
 });
@@ -103,6 +104,18 @@ describe('HotAnswers.serve: only a plain GET from an allowed Host', () => {
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(res.headers['content-length']).toBe(String(Buffer.byteLength(res.body)));
     expect(await send(port, 'GET', '/api/usage/summary?tz=UTC', { host: `localhost:${port}` })).toMatchObject({ status: 200 });
+  });
+
+  it('tells the source of each answer it hands out, and of nothing else', async () => {
+    const { hot, served } = setup();
+    hot.remember('/r', '1', 's1', T0 + 60_000, true);
+    const port = await start(hot);
+    await send(port, 'GET', '/r');
+    await send(port, 'GET', '/r');
+    await send(port, 'GET', '/other');
+    await send(port, 'GET', '/r', { host: 'evil.example:80' });
+    expect(hot.lookup('/r')).toBeDefined();
+    expect(served.count).toBe(2);
   });
 
   it('hands everything else to the router', async () => {

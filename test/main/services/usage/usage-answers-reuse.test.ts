@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
-import { afterEach, describe, expect, it } from 'vitest';
-import { FRESH_MS, MONTHLY_FRESH_MS } from '../../../../main/services/usage/usage-service.js';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { FRESH_MS, STALE_LIMIT_MS } from '../../../../main/services/usage/usage-service.js';
 import { assistantLine } from '../../../fixtures/usage/lines.js';
 import { usageHarness, type UsageHarness } from '../../../fixtures/usage/service.js';
 
@@ -17,14 +18,16 @@ describe('reuse()', () => {
     expect(h.service.reuse('summary', { tz: 'UTC' })).toBeNull();
   });
 
-  it('fresh answers hold until the data turns stale; monthly ones longer', async () => {
+  it('answers hold while the data is merely stale (a remembered read refreshes it), not past the 7-day limit', async () => {
     h = await usageHarness();
     await h.append('p/s.jsonl', [line('a', 1)]);
     await h.service.summary({ tz: 'UTC' });
     const t = h.clock.now();
-    expect(h.service.reuse('summary', { tz: 'UTC' })).toEqual({ until: t + FRESH_MS, lasting: true });
-    expect(h.service.reuse('monthly', { tz: 'UTC' })).toEqual({ until: t + MONTHLY_FRESH_MS, lasting: true });
+    expect(h.service.reuse('summary', { tz: 'UTC' })).toEqual({ until: t + STALE_LIMIT_MS, lasting: true });
+    expect(h.service.reuse('monthly', { tz: 'UTC' })).toEqual({ until: t + STALE_LIMIT_MS, lasting: true });
     h.clock.advance(FRESH_MS);
+    expect(h.service.reuse('summary', { tz: 'UTC' })).not.toBeNull();
+    h.clock.advance(STALE_LIMIT_MS - FRESH_MS);
     expect(h.service.reuse('summary', { tz: 'UTC' })).toBeNull();
   });
 
@@ -32,18 +35,20 @@ describe('reuse()', () => {
     h = await usageHarness(); // clock at 12:00:00 UTC
     await h.append('p/s.jsonl', [line('a', 1)]);
     await h.service.hourly({ tz: 'UTC' });
-    h.clock.advance(14 * 60_000 + 30_000);
-    expect(h.service.reuse('hourly', { tz: 'UTC' })).toBeNull(); // data stale by now anyway
-    await h.service.hourly({ tz: 'UTC' });
-    await h.service.whenIdle();
     expect(h.service.reuse('hourly', { tz: 'UTC' })).toEqual({ until: Date.UTC(2026, 0, 10, 12, 15), lasting: false });
+    h.clock.advance(14 * 60_000 + 30_000);
+    await h.service.hourly({ tz: 'UTC' });
+    expect(h.service.reuse('hourly', { tz: 'UTC' })).toEqual({ until: Date.UTC(2026, 0, 10, 12, 15), lasting: false });
+    h.clock.advance(30_000);
+    await h.service.hourly({ tz: 'UTC' });
+    expect(h.service.reuse('hourly', { tz: 'UTC' })?.until).toBe(Date.UTC(2026, 0, 10, 12, 30));
   });
 
-  it('the default zone holds only as long as the zone read does, and is not lasting', async () => {
+  it('default-zone answers hold like the others but are not lasting', async () => {
     h = await usageHarness({ config: 'usage:\n  timezone: Asia/Tokyo\n' });
     await h.append('p/s.jsonl', [line('a', 1)]);
     await h.service.summary({});
-    expect(h.service.reuse('summary', {})).toEqual({ until: h.clock.now() + 5_000, lasting: false });
+    expect(h.service.reuse('summary', {})).toEqual({ until: h.clock.now() + STALE_LIMIT_MS, lasting: false });
   });
 
   it('answersStamp moves with new data', async () => {
@@ -56,6 +61,39 @@ describe('reuse()', () => {
     await h.service.summary({ tz: 'UTC' });
     await h.service.whenIdle();
     expect(h.service.answersStamp()).not.toBe(before);
+  });
+});
+
+describe('rememberedRead()', () => {
+  it('starts the refresh once the data is stale, and not before', async () => {
+    h = await usageHarness();
+    await h.append('p/s.jsonl', [line('a', 1)]);
+    await h.service.summary({ tz: 'UTC' });
+    const before = h.service.answersStamp();
+    await h.append('p/s.jsonl', [line('b', 2)]);
+    h.service.rememberedRead();
+    await h.service.whenIdle();
+    expect(h.service.answersStamp()).toBe(before); // fresh: nothing started
+    h.clock.advance(FRESH_MS);
+    h.service.rememberedRead();
+    h.service.rememberedRead(); // one refresh, not two
+    await h.service.whenIdle();
+    expect(h.service.answersStamp()).not.toBe(before);
+    expect((await h.service.summary({ tz: 'UTC' })).inputTokens).toBe(3);
+  });
+
+  it('re-reads the default zone when due; a zone changed outside the app moves the stamp', async () => {
+    h = await usageHarness({ config: 'usage:\n  timezone: Asia/Tokyo\n' });
+    await h.append('p/s.jsonl', [line('a', 1)]);
+    await h.service.summary({});
+    const before = h.service.answersStamp();
+    await fs.writeFile(path.join(h.configDir, 'config.yaml'), 'usage:\n  timezone: UTC\n');
+    h.service.rememberedRead();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(h.service.answersStamp()).toBe(before); // read less than 5 s ago: kept
+    h.clock.advance(5_000);
+    h.service.rememberedRead();
+    await vi.waitFor(() => expect(h.service.answersStamp()).not.toBe(before));
   });
 });
 
