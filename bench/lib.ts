@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,14 +14,26 @@ export interface ServedApp {
   stop(): Promise<void>;
 }
 
+type Prepare = (dirs: { home: string; agentDir: string }) => Promise<void>;
+
 /** Starts `switchboard serve --port 0` from sources in its own process, so load and server do not share a core's event loop. */
-export async function serveFromSources(prepare?: (dirs: { home: string; agentDir: string }) => Promise<void>): Promise<ServedApp> {
+export function serveFromSources(prepare?: Prepare): Promise<ServedApp> {
+  return serve(['--import', 'tsx', 'main/cli/main.ts', 'serve', '--port', '0'], prepare);
+}
+
+/** Starts the built app as users run it, `node bin/switchboard.js serve --port 0`, building dist/ first when stale as `npm start` does. */
+export function serveBuilt(prepare?: Prepare): Promise<ServedApp> {
+  execFileSync(process.execPath, ['scripts/ensure-build.mjs'], { stdio: ['ignore', 'inherit', 'inherit'] });
+  return serve(['bin/switchboard.js', 'serve', '--port', '0'], prepare);
+}
+
+async function serve(nodeArgs: string[], prepare?: Prepare): Promise<ServedApp> {
   const root = await fs.mkdtemp(path.join(os.tmpdir(), 'switchboard-bench-'));
   const home = path.join(root, 'home');
   const agentDir = path.join(root, 'agent');
   await fs.mkdir(agentDir, { recursive: true });
   await prepare?.({ home, agentDir });
-  const child = spawn(process.execPath, ['--import', 'tsx', 'main/cli/main.ts', 'serve', '--port', '0'], {
+  const child = spawn(process.execPath, nodeArgs, {
     env: { ...process.env, SWITCHBOARD_HOME: home, SWITCHBOARD_AGENT_DIR: agentDir, SWITCHBOARD_LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -79,4 +92,80 @@ export function printTable(rows: Array<Record<string, string | number>>): void {
   console.log(line(cols));
   console.log(line(width.map((w) => '-'.repeat(w))));
   for (const r of rows) console.log(line(cols.map((c) => String(r[c]))));
+}
+
+let ticksPerSecond: number | undefined;
+
+/**
+ * User + system CPU time in µs of the main thread of `pid` (its event loop, without the libuv pool
+ * or GC helper threads), from /proc/<pid>/task/<pid>/stat; undefined where that is not there.
+ */
+export function mainThreadCpuMicros(pid: number): number | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
+  // Fields 14 (utime) and 15 (stime), counted after the `(command)` of field 2, which may hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[14 - 3]) + Number(fields[15 - 3])) * 1e6) / ticksPerSecond;
+}
+
+/** One timed run of a load tool against one URL; latencies in ms. */
+export interface Round {
+  requests: number;
+  seconds: number;
+  /** Socket errors and timeouts. */
+  errors: number;
+  non2xx: number;
+  p99: number;
+}
+
+/** The runs of one row: each adds its latency histogram to the row's, so percentiles cover every request. */
+export interface LoadSeries {
+  run(seconds: number): Promise<Round>;
+  /** p50 and p99 in ms over all requests of the runs so far (merged histograms, not averaged percentiles). */
+  percentiles(): { p50: number; p99: number };
+}
+
+export interface LoadTool {
+  name: string;
+  series(url: string): LoadSeries;
+}
+
+// autocannon documents aggregateResult for merging runs made with skipAggregateResult; @types/autocannon leaves it out.
+const { aggregateResult } = autocannon as unknown as { aggregateResult(runs: RawRun[], opts: autocannon.Options): autocannon.Result };
+
+/** What autocannon gives with skipAggregateResult: counts, and the latency histogram encoded for aggregateResult. */
+interface RawRun {
+  totalCompletedRequests: number;
+  duration: number;
+  /** Includes timeouts. */
+  errors: number;
+  non2xx: number;
+}
+
+/** autocannon, in this process: it takes CPU beside the server and its event loop adds to the latency it reports. */
+export function autocannonTool(connections: number, extra: Omit<autocannon.Options, 'url' | 'connections'> = {}): LoadTool {
+  return {
+    name: 'autocannon',
+    series(url) {
+      const opts = { ...extra, url, connections };
+      const runs: RawRun[] = [];
+      return {
+        async run(seconds) {
+          const raw = (await autocannon({ ...opts, duration: seconds, skipAggregateResult: true })) as unknown as RawRun;
+          runs.push(raw);
+          const p99 = aggregateResult([raw], opts).latency.p99;
+          return { requests: raw.totalCompletedRequests, seconds: raw.duration, errors: raw.errors, non2xx: raw.non2xx, p99 };
+        },
+        percentiles() {
+          const { p50, p99 } = aggregateResult(runs, opts).latency;
+          return { p50, p99 };
+        },
+      };
+    },
+  };
 }
