@@ -7,7 +7,8 @@
 import { execFileSync, spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-import { autocannonTool, mainThreadCpuMicros, printTable, serveBuilt, type LoadSeries, type LoadTool, type Round } from './lib.js';
+import { autocannonTool, printTable, serveBuilt, type LoadSeries, type LoadTool, type Round } from './lib.js';
+import { mainThreadCpuMicros } from './process-cpu.js';
 import { wrkOnPath, wrkTool } from './wrk.js';
 
 const seconds = positiveInt('BENCH_API_SECONDS', 30);

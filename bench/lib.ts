@@ -1,5 +1,4 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -78,7 +77,7 @@ export async function load(name: string, opts: autocannon.Options): Promise<Load
     rps: Math.round(r.requests.average),
     p50: r.latency.p50,
     p99: r.latency.p99,
-    errors: r.errors + r.timeouts,
+    errors: r.errors, // autocannon counts timeouts among its errors
     non2xx: r.non2xx,
     requests: r.requests.total,
   };
@@ -92,25 +91,6 @@ export function printTable(rows: Array<Record<string, string | number>>): void {
   console.log(line(cols));
   console.log(line(width.map((w) => '-'.repeat(w))));
   for (const r of rows) console.log(line(cols.map((c) => String(r[c]))));
-}
-
-let ticksPerSecond: number | undefined;
-
-/**
- * User + system CPU time in µs of the main thread of `pid` (its event loop, without the libuv pool
- * or GC helper threads), from /proc/<pid>/task/<pid>/stat; undefined where that is not there.
- */
-export function mainThreadCpuMicros(pid: number): number | undefined {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined;
-  }
-  ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
-  // Fields 14 (utime) and 15 (stime), counted after the `(command)` of field 2, which may hold spaces.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[14 - 3]) + Number(fields[15 - 3])) * 1e6) / ticksPerSecond;
 }
 
 /** One timed run of a load tool against one URL; latencies in ms. */

@@ -1,13 +1,21 @@
-// CPU time of another process (the proxy under test), read from /proc: what it spends per request
-// does not depend on how busy the machine is the way requests per second do.
+// CPU time of another process (the proxy or server under test), read from /proc: what it spends
+// per request does not depend on how busy the machine is the way requests per second do.
 import fs from 'node:fs';
 
-/** User + system CPU time of `pid` in µs, or undefined where /proc is not there (not Linux). */
+/** User + system CPU time of `pid` (all its threads) in µs, or undefined where /proc is not there (not Linux). */
 export function processCpuMicros(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
+  return pid === undefined ? undefined : cpuMicros(`/proc/${pid}/stat`);
+}
+
+/** The same for the main thread of `pid` alone (its event loop, without the libuv pool or GC helper threads). */
+export function mainThreadCpuMicros(pid: number): number | undefined {
+  return cpuMicros(`/proc/${pid}/task/${pid}/stat`);
+}
+
+function cpuMicros(statFile: string): number | undefined {
   let stat: string;
   try {
-    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    stat = fs.readFileSync(statFile, 'utf8');
   } catch {
     return undefined;
   }
