@@ -3,6 +3,8 @@
 // baseline is plain node:http answering the same summary body: the ceiling of any Node server on
 // this machine. The machine is a noisy 2-core VM, so each route runs in BENCH_API_ROUNDS rounds,
 // interleaved with the baseline's, and its percentiles come from the merged histograms of its rounds.
+// With wrk, the cached reads and the baseline run once more with each connection pausing between
+// requests (about 10 000 req/s in all): latency at a load that does not saturate the server.
 // BENCH_API_SECONDS (default 30) is each route's total; BENCH_API_TOOL=autocannon forces autocannon.
 import { execFileSync, spawn } from 'node:child_process';
 import os from 'node:os';
@@ -15,6 +17,8 @@ const seconds = positiveInt('BENCH_API_SECONDS', 30);
 const rounds = positiveInt('BENCH_API_ROUNDS', 3);
 const perRound = Math.max(1, Math.round(seconds / rounds));
 const connections = 200;
+/** Mean wait of each connection between answer and next request in the paced rows: 200 / 20 ms ≈ 10 000 req/s. */
+const THINK_MS = 20;
 const routes = ['/api/usage/summary', '/api/usage/daily', '/api/usage/models', '/api/settings/bench', '/api/profiles'];
 
 interface Target {
@@ -44,11 +48,11 @@ try {
     ...routes.map((p) => ({ name: `GET ${p}`, url: app.url + p, pid: app.child.pid! })),
   ];
   for (const t of targets) await tool.series(t.url).run(1); // warm-up (and fills the caches of daily and models), not counted
-  const rows: Row[] = targets.map((t) => ({ name: t.name, series: tool.series(t.url), runs: [] }));
-  for (let r = 0; r < rounds; r++) {
-    for (const [i, t] of targets.entries()) rows[i]!.runs.push(await timed(rows[i]!.series, t.pid, perRound));
-  }
+  const rows = await interleaved(tool, targets);
   rows.push(await profileWrites());
+  // The same cached reads at a load the server is not saturated by (wrk only: autocannon's rate
+  // limit sends each second's requests in a burst).
+  const paced = tool.name === 'autocannon' ? [] : await interleaved(wrkTool(connections, THINK_MS), targets.slice(0, 4));
   const loadEnd = os.loadavg();
 
   const baseRps = requestsPerSecond(rows[0]!);
@@ -58,6 +62,12 @@ try {
   );
   const table = rows.map((row) => tableRow(row, row.name.startsWith('PUT') ? undefined : baseRps));
   printTable(table);
+  if (paced.length > 0) {
+    console.log(`\nThe cached reads again at ${connections} connections, each waiting a random 0–${2 * THINK_MS} ms after each answer (about ${Math.round(connections / THINK_MS)} 000 req/s in all):`);
+    const pacedTable = paced.map((row) => tableRow(row, requestsPerSecond(paced[0]!)));
+    printTable(pacedTable);
+    table.push(...pacedTable);
+  }
   const failing = table.filter((r) => r.errors !== 0 || r.non2xx !== 0).map((r) => r.route);
   if (failing.length > 0) {
     console.error(`errors or non-2xx (target: none) in: ${failing.join(', ')}`);
@@ -88,6 +98,15 @@ async function startBaseline(body: string): Promise<{ url: string; pid: number; 
   const child = spawn(process.execPath, ['bench/bare-server.mjs', body], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<string>((resolve) => child.stdout!.on('data', (c: Buffer) => resolve(/listening (\d+)/.exec(c.toString())![1]!)));
   return { url: `http://127.0.0.1:${port}/`, pid: child.pid!, stop: () => child.kill('SIGTERM') };
+}
+
+/** Every target once per round, for `rounds` rounds, so that machine noise hits all of them alike. */
+async function interleaved(loadTool: LoadTool, targets: Target[]): Promise<Row[]> {
+  const rows: Row[] = targets.map((t) => ({ name: t.name, series: loadTool.series(t.url), runs: [] }));
+  for (let r = 0; r < rounds; r++) {
+    for (const [i, t] of targets.entries()) rows[i]!.runs.push(await timed(rows[i]!.series, t.pid, perRound));
+  }
+  return rows;
 }
 
 async function timed(series: LoadSeries, pid: number, runSeconds: number): Promise<Row['runs'][number]> {

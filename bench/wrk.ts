@@ -29,14 +29,21 @@ export function wrkOnPath(): boolean {
   return spawnSync('wrk', ['-v']).error === undefined;
 }
 
-/** wrk -t1 at `connections`, with the timeout autocannon uses by default (10 s) so errors mean the same with both. */
-export function wrkTool(connections: number): LoadTool {
+/**
+ * wrk -t1 at `connections`, with the timeout autocannon uses by default (10 s) so errors mean the
+ * same with both. With `thinkMs`, each connection waits a random 0–2×thinkMs (mean thinkMs) after
+ * each answer before its next request, like many clients that each read now and then: the load is
+ * then about connections / thinkMs requests per ms instead of as much as the server takes, and
+ * latency is the server's answer time under that load rather than the queue of a saturated one.
+ */
+export function wrkTool(connections: number, thinkMs?: number): LoadTool {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-wrk-'));
   const script = path.join(dir, 'histogram.lua');
-  fs.writeFileSync(script, DONE_LUA);
+  const pacing = thinkMs === undefined ? '' : `delay = function() return math.random(0, ${2 * thinkMs}) end\n`;
+  fs.writeFileSync(script, pacing + DONE_LUA);
   process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
   return {
-    name: 'wrk -t1',
+    name: thinkMs === undefined ? 'wrk -t1' : `wrk -t1, ${thinkMs} ms mean think time`,
     series(url) {
       const merged = new Histogram();
       return {
