@@ -192,10 +192,7 @@ export class UsageService {
 
   private async ensureData(freshMs: number): Promise<void> {
     await this.loaded;
-    const now = this.ctx.clock.now();
-    // A lastFetch ahead of the clock (clock set back, a disk cache damaged or written elsewhere)
-    // has no meaningful age: refresh it like a stale cache, or its numbers would freeze until then.
-    const age = this.lastFetch === null ? Infinity : this.lastFetch > now ? freshMs : now - this.lastFetch;
+    const age = this.dataAge(this.ctx.clock.now(), freshMs);
     if (age >= STALE_LIMIT_MS) {
       try {
         await this.sharedScan();
@@ -205,6 +202,15 @@ export class UsageService {
     } else if (age >= freshMs && this.inflight === null) {
       this.sharedScan().catch((err) => this.ctx.logger.warn(`usage: background refresh failed: ${errorMessage(err)}`));
     }
+  }
+
+  /**
+   * How old the data is for a read that wants it younger than `freshMs`. A lastFetch ahead of the
+   * clock (clock set back, a disk cache damaged or written elsewhere) has no meaningful age: it
+   * counts as just stale, so it is refreshed, or its numbers would freeze until then.
+   */
+  private dataAge(now: number, freshMs: number): number {
+    return this.lastFetch === null ? Infinity : this.lastFetch > now ? freshMs : now - this.lastFetch;
   }
 
   private sharedScan(): Promise<void> {
@@ -254,10 +260,7 @@ export class UsageService {
    * Called for every such answer, so it only compares two times unless one is due.
    */
   rememberedRead(): void {
-    if (this.inflight === null && this.lastFetch !== null) {
-      const now = this.ctx.clock.now();
-      if (now - this.lastFetch >= FRESH_MS || this.lastFetch > now) this.revalidate();
-    }
+    if (this.inflight === null && this.lastFetch !== null && this.dataAge(this.ctx.clock.now(), FRESH_MS) >= FRESH_MS) this.revalidate();
     this.zones.recheckIfDue();
   }
 

@@ -31,7 +31,7 @@ export class ZoneSetting {
 
   async current(): Promise<string> {
     const now = this.ctx.clock.now();
-    if (this.zone !== null && now - this.readAt < RECHECK_MS && now >= this.readAt) return this.zone;
+    if (this.zone !== null && this.readRecently(now)) return this.zone;
     this.reading ??= this.read().finally(() => {
       this.reading = null;
     });
@@ -53,10 +53,13 @@ export class ZoneSetting {
    * changed zone moves `epoch` when the read ends.
    */
   recheckIfDue(): void {
-    if (this.zone === null || this.reading !== null) return;
-    const now = this.ctx.clock.now();
-    if (now - this.readAt < RECHECK_MS && now >= this.readAt) return;
+    if (this.zone === null || this.reading !== null || this.readRecently(this.ctx.clock.now())) return;
     this.current().catch((err) => this.ctx.logger.warn(`usage: zone re-read failed: ${errorMessage(err)}`));
+  }
+
+  /** Whether the last read is younger than the re-check interval (a clock set back makes it old). */
+  private readRecently(now: number): boolean {
+    return now - this.readAt < RECHECK_MS && now >= this.readAt;
   }
 
   private async read(): Promise<string> {
