@@ -3,14 +3,15 @@
 // baseline is plain node:http answering the same summary body: the ceiling of any Node server on
 // this machine. The machine is a noisy 2-core VM, so each route runs in BENCH_API_ROUNDS rounds,
 // interleaved with the baseline's, and its percentiles come from the merged histograms of its rounds.
-// With wrk, the cached reads and the baseline run once more with each connection pausing between
-// requests (about 10 000 req/s in all): latency at a load that does not saturate the server.
+// With wrk installed, the cached reads and the baseline run once more with each connection pausing
+// between requests (about 10 000 req/s in all): latency at a load that does not saturate the server.
 // BENCH_API_SECONDS (default 30) is each route's total; BENCH_API_TOOL=autocannon forces autocannon.
 import { execFileSync, spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { autocannonTool, printTable, serveBuilt, type LoadSeries, type LoadTool, type Round } from './lib.js';
 import { mainThreadCpuMicros } from './process-cpu.js';
+import { h2loadOnPath, h2loadTool } from './h2load.js';
 import { wrkOnPath, wrkTool } from './wrk.js';
 
 const seconds = positiveInt('BENCH_API_SECONDS', 30);
@@ -50,9 +51,9 @@ try {
   for (const t of targets) await tool.series(t.url).run(1); // warm-up (and fills the caches of daily and models), not counted
   const rows = await interleaved(tool, targets);
   rows.push(await profileWrites());
-  // The same cached reads at a load the server is not saturated by (wrk only: autocannon's rate
-  // limit sends each second's requests in a burst).
-  const paced = tool.name === 'autocannon' ? [] : await interleaved(wrkTool(connections, THINK_MS), targets.slice(0, 4));
+  // The same cached reads at a load the server is not saturated by (wrk's random pauses: the rate
+  // limits of h2load and autocannon send each connection's requests in step, in bursts).
+  const paced = wrkOnPath() ? await interleaved(wrkTool(connections, THINK_MS), targets.slice(0, 4)) : [];
   const loadEnd = os.loadavg();
 
   const baseRps = requestsPerSecond(rows[0]!);
@@ -63,7 +64,7 @@ try {
   const table = rows.map((row) => tableRow(row, row.name.startsWith('PUT') ? undefined : baseRps));
   printTable(table);
   if (paced.length > 0) {
-    console.log(`\nThe cached reads again at ${connections} connections, each waiting a random 0–${2 * THINK_MS} ms after each answer (about ${Math.round(connections / THINK_MS)} 000 req/s in all):`);
+    console.log(`\nwrk: the cached reads again at ${connections} connections, each waiting a random 0–${2 * THINK_MS} ms after each answer (about ${Math.round(connections / THINK_MS)} 000 req/s in all):`);
     const pacedTable = paced.map((row) => tableRow(row, requestsPerSecond(paced[0]!)));
     printTable(pacedTable);
     table.push(...pacedTable);
@@ -78,14 +79,14 @@ try {
   await app.stop();
 }
 
-/** wrk for the GET rows when it is installed: one C thread, no event loop of its own in the latencies it records. */
+/** h2load for the GET rows when it is installed: one C thread, no event loop of its own in the latencies it records. */
 function chooseTool(): LoadTool {
   const wanted = process.env.BENCH_API_TOOL;
-  if (wanted !== undefined && wanted !== 'wrk' && wanted !== 'autocannon') throw new Error(`BENCH_API_TOOL must be wrk or autocannon, not ${wanted}`);
+  if (wanted !== undefined && wanted !== 'h2load' && wanted !== 'autocannon') throw new Error(`BENCH_API_TOOL must be h2load or autocannon, not ${wanted}`);
   if (wanted === 'autocannon') return autocannonTool(connections);
-  if (wrkOnPath()) return wrkTool(connections);
-  if (wanted === 'wrk') throw new Error('BENCH_API_TOOL=wrk but wrk is not on PATH (apt-get install -y wrk)');
-  console.log('wrk not found on PATH: all rows use autocannon, which runs in this Node process and counts its own event loop in the latencies; install wrk: apt-get install -y wrk');
+  if (h2loadOnPath()) return h2loadTool(connections);
+  if (wanted === 'h2load') throw new Error('BENCH_API_TOOL=h2load but h2load is not on PATH (apt-get install -y nghttp2-client)');
+  console.log('h2load not found on PATH: all rows use autocannon, which runs in this Node process and counts its own event loop in the latencies; install h2load: apt-get install -y nghttp2-client');
   return autocannonTool(connections);
 }
 
@@ -160,7 +161,7 @@ function sum(values: number[]): number {
   return values.reduce((a, b) => a + b, 0);
 }
 
-/** wrk measures in µs, autocannon in whole ms: shows each at its own resolution. */
+/** h2load measures in µs, autocannon in whole ms: shows each at its own resolution. */
 function ms(value: number): number {
   return Number(value.toFixed(2));
 }

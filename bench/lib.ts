@@ -149,3 +149,35 @@ export function autocannonTool(connections: number, extra: Omit<autocannon.Optio
     },
   };
 }
+
+/** Request counts by latency in µs. */
+export class Histogram {
+  private readonly counts = new Map<number, number>();
+
+  add(us: number, count: number): void {
+    this.counts.set(us, (this.counts.get(us) ?? 0) + count);
+  }
+
+  addAll(other: Histogram): void {
+    for (const [us, count] of other.counts) this.add(us, count);
+  }
+
+  total(): number {
+    let n = 0;
+    for (const count of this.counts.values()) n += count;
+    return n;
+  }
+
+  /** Nearest rank: the smallest latency at or below which p % of the requests fall. NaN when empty. */
+  percentile(p: number): number {
+    const sorted = [...this.counts].sort((a, b) => a[0] - b[0]);
+    const total = sorted.reduce((n, [, count]) => n + count, 0);
+    const rank = Math.max(1, Math.ceil((p / 100) * total));
+    let seen = 0;
+    for (const [us, count] of sorted) {
+      seen += count;
+      if (seen >= rank) return us;
+    }
+    return NaN;
+  }
+}

@@ -1,13 +1,15 @@
-// wrk (C, epoll) as the load generator of npm run bench:api: one thread on one of the two cores,
-// no JavaScript event loop between the socket and the latency it records. A Lua done() prints
-// wrk's whole latency histogram (1 µs buckets) so that a row's rounds merge into percentiles over
-// all of its requests.
+// wrk (C, epoll) as the load generator of the paced rows of npm run bench:api: each connection
+// waits a random time between answer and next request (a Lua delay()), which h2load cannot do —
+// its --rps sends every connection's requests in step, in bursts of one per connection. A Lua
+// done() prints wrk's whole latency histogram (1 µs buckets) so that a row's rounds merge into
+// percentiles over all of its requests. Flat out, wrk's latencies on this machine include a tail of
+// its own (h2load.ts), so the flat-out rows use h2load.
 import { execFile, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { LoadTool } from './lib.js';
+import { Histogram, type LoadTool } from './lib.js';
 
 // latency(i) is the i-th non-empty bucket: value in µs and count. summary.errors.status counts
 // statuses above 399, which is what wrk prints as "Non-2xx or 3xx responses".
@@ -31,19 +33,18 @@ export function wrkOnPath(): boolean {
 
 /**
  * wrk -t1 at `connections`, with the timeout autocannon uses by default (10 s) so errors mean the
- * same with both. With `thinkMs`, each connection waits a random 0–2×thinkMs (mean thinkMs) after
- * each answer before its next request, like many clients that each read now and then: the load is
- * then about connections / thinkMs requests per ms instead of as much as the server takes, and
- * latency is the server's answer time under that load rather than the queue of a saturated one.
+ * same with both. Each connection waits a random 0–2×thinkMs (mean thinkMs) after each answer
+ * before its next request, like many clients that each read now and then: the load is then about
+ * connections / thinkMs requests per ms instead of as much as the server takes, and latency is the
+ * server's answer time under that load rather than the queue of a saturated one.
  */
-export function wrkTool(connections: number, thinkMs?: number): LoadTool {
+export function wrkTool(connections: number, thinkMs: number): LoadTool {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-wrk-'));
   const script = path.join(dir, 'histogram.lua');
-  const pacing = thinkMs === undefined ? '' : `delay = function() return math.random(0, ${2 * thinkMs}) end\n`;
-  fs.writeFileSync(script, pacing + DONE_LUA);
+  fs.writeFileSync(script, `delay = function() return math.random(0, ${2 * thinkMs}) end\n${DONE_LUA}`);
   process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
   return {
-    name: thinkMs === undefined ? 'wrk -t1' : `wrk -t1, ${thinkMs} ms mean think time`,
+    name: `wrk -t1, ${thinkMs} ms mean think time`,
     series(url) {
       const merged = new Histogram();
       return {
@@ -75,30 +76,4 @@ function parseWrk(stdout: string) {
   const latency = new Histogram();
   for (const m of stdout.matchAll(/^bench-latency (\d+) (\d+)$/gm)) latency.add(Number(m[1]), Number(m[2]));
   return { round: { requests: requests!, seconds: duration! / 1e6, errors, non2xx: status! }, latency };
-}
-
-/** Request counts by latency in µs. */
-class Histogram {
-  private readonly counts = new Map<number, number>();
-
-  add(us: number, count: number): void {
-    this.counts.set(us, (this.counts.get(us) ?? 0) + count);
-  }
-
-  addAll(other: Histogram): void {
-    for (const [us, count] of other.counts) this.add(us, count);
-  }
-
-  /** Nearest rank: the smallest latency at or below which p % of the requests fall. NaN when empty. */
-  percentile(p: number): number {
-    const sorted = [...this.counts].sort((a, b) => a[0] - b[0]);
-    const total = sorted.reduce((n, [, count]) => n + count, 0);
-    const rank = Math.max(1, Math.ceil((p / 100) * total));
-    let seen = 0;
-    for (const [us, count] of sorted) {
-      seen += count;
-      if (seen >= rank) return us;
-    }
-    return NaN;
-  }
 }
