@@ -3,7 +3,7 @@
 // request read. A request's latency as a client sees it is at most two such cycles (it cannot be
 // sent before the previous answer arrived, and the next one is not sent before this answer was
 // read), so a client reporting more than twice the server's longest cycle is timing itself.
-// Runs wrk (when installed) and h2load flat out at 200 connections against that server in turns.
+// Runs wrk and h2load flat out at 200 connections against that server in turns.
 import { execFileSync, spawn } from 'node:child_process';
 import { h2loadOnPath, h2loadTool } from './h2load.js';
 import { printTable, type LoadTool } from './lib.js';
@@ -84,6 +84,7 @@ function wrkFlatOut(): LoadTool {
           const out = execFileSync('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', target], { encoding: 'utf8' });
           const ms = (label: string) => toMs(new RegExp(`^\\s+${label}%\\s+([\\d.]+)(us|ms|s)$`, 'm').exec(out));
           latest = { p50: ms('50'), p99: ms('99') };
+          if (Number.isNaN(latest.p99)) throw new Error(`wrk printed no latency distribution:\n${out}`);
           const requests = Number(/(\d+) requests in/.exec(out)![1]);
           return { requests, seconds, errors: 0, non2xx: 0, p99: latest.p99 };
         },
