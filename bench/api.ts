@@ -56,16 +56,16 @@ try {
   const paced = wrkOnPath() ? await interleaved(wrkTool(connections, THINK_MS), targets.slice(0, 4)) : [];
   const loadEnd = os.loadavg();
 
-  const baseRps = requestsPerSecond(rows[0]!);
+  const base = rows[0]!;
   console.log(
     `tool: ${tool.name}${tool.name === 'autocannon' ? '' : ' (PUT row: autocannon)'}, connections: ${connections} (PUT: 20), ` +
       `${perRound} s per round × ${rounds} rounds (+1 s warm-up per target), loadavg at start ${fmtLoad(loadStart)}, at end ${fmtLoad(loadEnd)}`,
   );
-  const table = rows.map((row) => tableRow(row, row.name.startsWith('PUT') ? undefined : baseRps));
+  const table = rows.map((row) => tableRow(row, row.name.startsWith('PUT') ? undefined : base));
   printTable(table);
   if (paced.length > 0) {
     console.log(`\nwrk: the cached reads again at ${connections} connections, each waiting a random 0–${2 * THINK_MS} ms after each answer (about ${Math.round(connections / THINK_MS)} 000 req/s in all):`);
-    const pacedTable = paced.map((row) => tableRow(row, requestsPerSecond(paced[0]!)));
+    const pacedTable = paced.map((row) => tableRow(row, paced[0]!));
     printTable(pacedTable);
     table.push(...pacedTable);
   }
@@ -133,7 +133,8 @@ async function profileWrites(): Promise<Row> {
   return row;
 }
 
-function tableRow(row: Row, baseRps: number | undefined) {
+/** A row and, for the GET rows, its ratios to the baseline row of the same run. */
+function tableRow(row: Row, base: Row | undefined) {
   const requests = sum(row.runs.map((r) => r.requests));
   const rps = requestsPerSecond(row);
   const { p50, p99 } = row.series.percentiles();
@@ -142,9 +143,10 @@ function tableRow(row: Row, baseRps: number | undefined) {
   return {
     route: row.name,
     'req/s': Math.round(rps),
-    'vs baseline': baseRps === undefined ? '' : `${Math.round((100 * rps) / baseRps)}%`,
+    'vs baseline': base === undefined ? '' : `${Math.round((100 * rps) / requestsPerSecond(base))}%`,
     'p50 ms': ms(p50),
     'p99 ms': ms(p99),
+    'p99 / baseline p99': base === undefined ? '' : (p99 / base.series.percentiles().p99).toFixed(2),
     'p99 range ms': `${ms(Math.min(...p99s))}–${ms(Math.max(...p99s))}`,
     errors: sum(row.runs.map((r) => r.errors)),
     non2xx: sum(row.runs.map((r) => r.non2xx)),
