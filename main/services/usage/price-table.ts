@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { resourcePath } from '../../infra/app-root.js';
-import { isFiniteNumber, isRecord } from '../../infra/json-checks.js';
+import { isFiniteNumber, isRecord, isStringArray } from '../../infra/json-checks.js';
 
 /** Rates in USD per token. */
 export interface Rates {
@@ -86,7 +86,7 @@ function checkModel(at: string, m: unknown): void {
     checkRates(`${at}.longContext`, long);
   }
   if (m.fastMultiplier !== undefined && !(isFiniteNumber(m.fastMultiplier) && m.fastMultiplier > 0)) fail(`${at}.fastMultiplier`, 'must be a positive number');
-  if (m.aliases !== undefined && !(Array.isArray(m.aliases) && m.aliases.every((a) => typeof a === 'string'))) fail(`${at}.aliases`, 'must be a list of strings');
+  if (m.aliases !== undefined && !isStringArray(m.aliases)) fail(`${at}.aliases`, 'must be a list of strings');
   if (m.note !== undefined && typeof m.note !== 'string') fail(`${at}.note`, 'must be a string');
 }
 

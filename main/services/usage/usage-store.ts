@@ -18,6 +18,9 @@ export interface FileState {
   tailMalformed: number;
 }
 
+/** Requests indexed between two pauses of warmIndex(): a few milliseconds of work. */
+const WARM_STEP = 10_000;
+
 /**
  * Per-file requests (priced and reduced to per-file winners by the reader) and the global
  * de-duplicated set. Appends and new files merge into the index; a removed, replaced or shrunk
@@ -27,9 +30,6 @@ export interface FileState {
  * are remembered, so after an append only the files it touched are checked against the index again
  * (an index lookup per request of gigabytes of logs was a third of a refresh).
  */
-/** Requests indexed between two pauses of warmIndex(): a few milliseconds of work. */
-const WARM_STEP = 10_000;
-
 export class UsageStore {
   readonly files = new Map<string, FileState>();
   /** Bumped on every change, so derived answers know when to recompute. */
@@ -150,28 +150,26 @@ export class UsageStore {
   async warmIndex(pause: () => Promise<void> = async () => undefined, stepSize = WARM_STEP): Promise<void> {
     if (this.index !== null) return;
     const version = this.version;
-    const moved = () => this.version !== version || this.index !== null;
-    const index = new DedupIndex();
     let step = 0;
+    /** Counts `done` requests; after about stepSize, pauses. False once the store moved meanwhile. */
+    const stillValid = async (done: number): Promise<boolean> => {
+      if ((step += done) < stepSize) return true;
+      step = 0;
+      await pause();
+      return this.version === version && this.index === null;
+    };
+    const index = new DedupIndex();
     for (const f of this.files.values()) {
       index.addAll(f.records);
       index.addAll(f.tail);
-      if ((step += f.records.length + f.tail.length) >= stepSize) {
-        step = 0;
-        await pause();
-        if (moved()) return;
-      }
+      if (!(await stillValid(f.records.length + f.tail.length))) return;
     }
     const corrected = new Map<string, UsageRecord[]>();
     for (const f of this.files.values()) {
       const mine = keptIn(f, index);
       const old = this.keptByFile.get(f.path);
       if (!(old !== undefined && old.length === mine.length && old.every((r, i) => r === mine[i]))) corrected.set(f.path, mine);
-      if ((step += mine.length) >= stepSize) {
-        step = 0;
-        await pause();
-        if (moved()) return;
-      }
+      if (!(await stillValid(mine.length))) return;
     }
     this.index = index;
     for (const [path, mine] of corrected) this.keptByFile.set(path, mine);
