@@ -6,10 +6,10 @@
 // With wrk installed, the cached reads and the baseline run once more with each connection pausing
 // between requests (about 10 000 req/s in all): latency at a load that does not saturate the server.
 // BENCH_API_SECONDS (default 30) is each route's total; BENCH_API_TOOL=autocannon forces autocannon.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-import { autocannonTool, printTable, serveBuilt, type LoadSeries, type LoadTool, type Round } from './lib.js';
+import { autocannonTool, printTable, serveBuilt, startBaseline, type LoadSeries, type LoadTool, type Round } from './lib.js';
 import { mainThreadCpuMicros } from './process-cpu.js';
 import { h2loadOnPath, h2loadTool } from './h2load.js';
 import { wrkOnPath, wrkTool } from './wrk.js';
@@ -75,7 +75,7 @@ try {
     process.exitCode = 1;
   }
 } finally {
-  bare?.stop();
+  await bare?.stop();
   await app.stop();
 }
 
@@ -92,13 +92,6 @@ function chooseTool(): LoadTool {
 
 function putSettings(settings: unknown): Promise<Response> {
   return fetch(`${app.url}/api/settings/bench`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ settings }) });
-}
-
-/** Plain node:http answering `body`, in its own process. */
-async function startBaseline(body: string): Promise<{ url: string; pid: number; stop(): void }> {
-  const child = spawn(process.execPath, ['bench/bare-server.mjs', body], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<string>((resolve) => child.stdout!.on('data', (c: Buffer) => resolve(/listening (\d+)/.exec(c.toString())![1]!)));
-  return { url: `http://127.0.0.1:${port}/`, pid: child.pid!, stop: () => child.kill('SIGTERM') };
 }
 
 /** Every target once per round, for `rounds` rounds, so that machine noise hits all of them alike. */

@@ -60,6 +60,21 @@ async function serve(nodeArgs: string[], prepare?: Prepare): Promise<ServedApp> 
   };
 }
 
+/** The baseline of the load benches: plain node:http answering `body` (bench/bare-server.mjs) in its own process. */
+export async function startBaseline(body: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [path.resolve('bench/bare-server.mjs'), body], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<string>((resolve) => child.stdout!.on('data', (c: Buffer) => resolve(/listening (\d+)/.exec(c.toString())![1]!)));
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    pid: child.pid!,
+    stop() {
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
 export interface LoadResult {
   name: string;
   rps: number;

@@ -7,7 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { load, printTable, type LoadResult } from './lib.js';
+import { load, printTable, startBaseline, type LoadResult } from './lib.js';
 import { buildForBench } from './usage-build.js';
 
 const root = process.cwd();
@@ -196,12 +196,11 @@ async function loadCached(corpus: string): Promise<LoadResult[]> {
   });
   // The floor: plain node:http answering the same summary bytes, measured the same two ways.
   const body = await (await fetch(`${url}/api/usage/summary`)).text();
-  const bare = spawn(process.execPath, [path.join(root, 'bench', 'bare-server.mjs'), body], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const barePort = await new Promise<string>((resolve) => bare.stdout.on('data', (c: Buffer) => resolve(/listening (\d+)/.exec(c.toString())![1]!)));
+  const bare = await startBaseline(body);
   try {
     const results: LoadResult[] = [];
     const targets: Array<[string, string]> = [
-      ['baseline: node:http, same summary body', `http://127.0.0.1:${barePort}/`],
+      ['baseline: node:http, same summary body', bare.url],
       ...['/api/usage/summary', '/api/usage/daily', '/api/usage/models', '/api/usage/hourly'].map((p): [string, string] => [`GET ${p}`, url + p]),
     ];
     for (const [name, target] of targets) {
@@ -212,11 +211,9 @@ async function loadCached(corpus: string): Promise<LoadResult[]> {
     }
     return results;
   } finally {
-    for (const child of [server, bare]) {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    const exited = new Promise((r) => server.once('exit', r));
+    server.kill('SIGTERM');
+    await Promise.all([exited, bare.stop()]);
   }
 }
 
