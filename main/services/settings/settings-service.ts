@@ -5,10 +5,9 @@ import { isNotFound, toMtime } from '../../infra/file-stat.js';
 import type { Logger } from '../../infra/logger.js';
 import type { Paths } from '../../infra/paths.js';
 import { SettingsError } from './errors.js';
-import { maskEnv, unmaskEnv } from './masking.js';
+import { maskSettings, unmaskSettings } from './masking.js';
 import { profileOfFileName } from './profile-name.js';
 import { requireValid, type SettingsData, type SettingsStore } from './settings-store.js';
-import { isRecord } from '../../infra/json-checks.js';
 
 /** decisions §2: a created file lacking any of these gets a non-blocking warning. */
 export const REQUIRED_ENV_KEYS = ['PROVIDER_BASE_URL', 'PROVIDER_AUTH_TOKEN', 'PROVIDER_MODEL'] as const;
@@ -64,14 +63,14 @@ export class SettingsService {
     const snapshot = await this.store.read(profile);
     if (!snapshot) throw new SettingsError('not-found', `No settings file for profile ${profile}`);
     requireValid(snapshot);
-    const settings = options.raw || !isRecord(snapshot.data.env) ? snapshot.data : { ...snapshot.data, env: maskEnv(snapshot.data.env) };
+    const settings = options.raw ? snapshot.data : maskSettings(snapshot.data);
     return { profile, settings, mtime: snapshot.mtime, path: snapshot.file };
   }
 
   /**
    * Replaces the profile's settings. Top-level fields the request leaves out keep their stored
    * value (a client that edits `env` does not wipe `presets` or keys it does not know); `env` is
-   * replaced as sent, except that masked secrets keep their stored value.
+   * replaced as sent, except that masked secrets (in `env` or anywhere else) keep their stored value.
    */
   async put(profile: string, update: SettingsUpdate): Promise<SettingsUpdateResult> {
     const { result: missing, write } = await this.store.update(profile, (current) => {
@@ -79,8 +78,8 @@ export class SettingsService {
         throw new SettingsError('conflict', `expectedMtime ${update.expectedMtime} does not match the file's mtime ${current.mtime}`, current.mtime);
       }
       const stored = current?.data;
-      const env = unmaskEnv(update.settings.env, stored && isRecord(stored.env) ? stored.env : undefined);
-      return { next: { ...stored, ...update.settings, env }, result: current ? [] : missingFields(env) };
+      const next = unmaskSettings({ ...stored, ...update.settings }, stored);
+      return { next, result: current ? [] : missingFields(next.env) };
     });
     return {
       profile,

@@ -1,9 +1,4 @@
-/** decisions §2: which env keys the API masks. Mirrored here to choose password inputs. */
-const EXACT = new Set(['TOKEN', 'SECRET', 'PASSWORD', 'API_KEY', 'AUTH_TOKEN']);
-const SUFFIXES = ['_TOKEN', '_KEY', '_SECRET', '_PASSWORD', '_CREDENTIAL', '_CREDENTIALS', '_PRIVATE_KEY'];
-export const MASK = '********';
-
-export function isSensitiveKey(key: string): boolean {
-  const k = key.toUpperCase();
-  return EXACT.has(k) || SUFFIXES.some((s) => k.endsWith(s));
-}
+// The dashboard masks and picks password inputs by the same rule as the API and the logs
+// (decisions §2). secret-rule.ts is pure and import-free: the one file under main/ the renderer
+// may import at runtime (test/architecture.test.ts).
+export { isSensitiveEntry, isSensitiveKey, MASK } from '../../../main/infra/secret-rule.js';

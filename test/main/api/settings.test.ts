@@ -54,14 +54,36 @@ describe('GET /api/settings/:profile', () => {
     });
   });
 
-  it('masks every key the rule names, case-insensitively, and nothing else', async () => {
-    const sensitive = ['TOKEN', 'secret', 'Password', 'API_KEY', 'auth_token', 'GH_TOKEN', 'X_KEY', 'A_SECRET', 'DB_PASSWORD', 'AWS_CREDENTIAL', 'GCP_CREDENTIALS', 'SSH_PRIVATE_KEY', 'my_api_key'];
-    const plain = ['PROVIDER_BASE_URL', 'PROVIDER_MODEL', 'MAX_TOKENS', 'KEYBOARD', 'TOKENIZER', 'SECRETARY', 'KEY', 'PASSWORDS_URL', 'API_KEYS'];
+  it('masks every key the revised rule names (issue 17 words included), case-insensitively, and nothing else', async () => {
+    const sensitive = [
+      'ANTHROPIC_APIKEY', 'GITHUB_PAT', 'apikey', 'PASSWD', 'ACCESS_TOKENS', 'AUTHORIZATION', 'x-access-key', 'x-api_key',
+      'x-auth', 'x-credential', 'TOKEN', 'secret', 'Password', 'API_KEY', 'auth_token', 'GH_TOKEN', 'X_KEY', 'A_SECRET',
+      'DB_PASSWORD', 'AWS_CREDENTIAL', 'GCP_CREDENTIALS', 'SSH_PRIVATE_KEY', 'my_api_key', 'KEY', 'MAX_TOKENS', 'anthropicApiKey',
+    ];
+    const plain = ['PROVIDER_BASE_URL', 'PROVIDER_MODEL', 'ANTHROPIC_MODEL', 'AUTH_PORT', 'KEYBOARD', 'TOKENIZER', 'SECRETARY', 'PASSWORDS_URL', 'API_KEYS'];
     const env = Object.fromEntries([...sensitive, ...plain].map((k, i) => [k, `${SECRET}${i}`]));
     await writeStored('rule', { env });
     const { body } = await app.json('GET', '/api/settings/rule');
     for (const k of sensitive) expect(body.settings.env[k], k).toBe('********');
     for (const k of plain) expect(body.settings.env[k], k).toBe(env[k]);
+  });
+
+  it('masks URL credentials under any key and secrets outside env at any depth; saving back keeps them', async () => {
+    const stored = {
+      env: { DATABASE_URL: `postgres://u:${SECRET}@host/db`, PROVIDER_BASE_URL: 'https://user@example.com/' },
+      apiKeyHelper: `/bin/${OTHER_SECRET}`,
+      mcp: { servers: [{ headers: { 'x-auth': OTHER_SECRET }, url: `redis://:${SECRET}@h` }] },
+    };
+    await writeStored('deep', stored);
+    const res = await app.json('GET', '/api/settings/deep');
+    expect(res.body.settings).toEqual({
+      env: { DATABASE_URL: '********', PROVIDER_BASE_URL: 'https://user@example.com/' },
+      apiKeyHelper: '********',
+      mcp: { servers: [{ headers: { 'x-auth': '********' }, url: '********' }] },
+    });
+    const saved = await put('deep', { settings: res.body.settings, expectedMtime: res.body.mtime });
+    expect(saved.status).toBe(200);
+    expect(await readStored('deep')).toEqual(stored);
   });
 
   it('never reveals any fragment of a secret in the masked answer', async () => {

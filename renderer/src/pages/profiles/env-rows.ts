@@ -1,4 +1,4 @@
-import { isSensitiveKey, MASK } from '../../lib/secrets.js';
+import { isSensitiveEntry, MASK } from '../../lib/secrets.js';
 
 export interface EnvRow {
   id: number;
@@ -53,6 +53,6 @@ export function validateRows(rows: EnvRow[]): Map<number, string> {
 export function envAsText(env: Record<string, string>): string {
   return Object.keys(env)
     .sort()
-    .map((k) => `${k}=${isSensitiveKey(k) && env[k] !== MASK ? `${MASK} (edited)` : env[k]}`)
+    .map((k) => `${k}=${isSensitiveEntry(k, env[k]) && env[k] !== MASK ? `${MASK} (edited)` : env[k]}`)
     .join('\n');
 }

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../../api.js';
 import { ErrorNotice } from '../../components/notice.js';
 import { SecretInput } from '../../components/secret-input.js';
-import { isSensitiveKey, MASK } from '../../lib/secrets.js';
+import { isSensitiveEntry, MASK } from '../../lib/secrets.js';
 import { asText, type EnvRow } from './env-rows.js';
 
 /**
@@ -41,7 +41,8 @@ export function EnvTable(props: { profile: string; rows: EnvRow[]; onChange: (ro
         </thead>
         <tbody>
           {props.rows.map((row, i) => {
-            const sensitive = isSensitiveKey(row.key);
+            // A value the API masked (a URL with a password under a plain key) stays a secret field too.
+            const sensitive = isSensitiveEntry(row.key, row.value) || row.value === MASK;
             const problem = props.problems.get(row.id);
             const errId = `env-err-${row.id}`;
             const label = row.key || `variable ${i + 1}`;

@@ -21,7 +21,7 @@ function record(model: string, status: number): RequestRecord {
 describe('error log text', () => {
   it('has the request, each attempt and the final response; the app parser reads status and model from it', () => {
     const text = formatErrorLog(record('claude-sonnet-4-5', 502));
-    expect(text.split('\n').slice(0, 4)).toEqual(['=== Request ===', 'POST /v1/messages?beta=true&key=sk-q...3456 HTTP/1.1', 'Timestamp: 2026-01-14T10:15:30.000Z', 'x-api-key: sk-a...efgh']);
+    expect(text.split('\n').slice(0, 4)).toEqual(['=== Request ===', 'POST /v1/messages?beta=true&key=******** HTTP/1.1', 'Timestamp: 2026-01-14T10:15:30.000Z', 'x-api-key: sk-a...efgh']);
     expect(text).toContain('=== Upstream Request 1 ===\nTimestamp: 2026-01-14T10:15:31.000Z\nUpstream: oa (key 1 of 2)\nPOST http://up/v1/chat/completions\nauthorization: Bearer sk-u...9999');
     expect(text).toContain('=== Upstream Response 1 ===\nUpstream Status: 429\n\n{"error":{"message":"slow down"}}');
     expect(text.endsWith('=== Response ===\nStatus: 502\n\n{"type":"error"}\n')).toBe(true);
@@ -38,18 +38,26 @@ describe('error log text', () => {
 });
 
 describe('masking', () => {
+  const long = 'sk-ant-api03-abcdefghijk'; // 24 characters: first and last four may show
   it.each([
-    ['authorization', 'Bearer sk-abcdefghijklmnop', 'Bearer sk-a...mnop'],
-    ['x-api-key', 'sk-ant-api03-abcdefgh', 'sk-a...efgh'],
-    ['x-goog-api-key', 'short', '****'],
-    ['cookie', 'session=abcdefghijklmnopq', 'sess...nopq'],
+    ['authorization', `Bearer ${long}`, 'Bearer sk-a...hijk'],
+    ['authorization', 'Bearer sk-abcdefghijklmnop', 'Bearer ********'],
+    ['x-api-key', long, 'sk-a...hijk'],
+    ['x-goog-api-key', 'short', '********'],
+    ['cookie', `session=${long}`, 'sess...hijk'],
+    // issue 17: these went to the log in clear
+    ['x-access-key', long, 'sk-a...hijk'],
+    ['x-api_key', long, 'sk-a...hijk'],
+    ['x-auth', 'abcdefghij', '********'],
+    ['x-credential', long, 'sk-a...hijk'],
     ['anthropic-beta', 'interleaved-thinking-2025-05-14', 'interleaved-thinking-2025-05-14'],
   ])('%s: %s → %s', (name, value, expected) => {
     expect(maskHeader(name, value)).toBe(expected);
   });
 
   it('masks credential query values only', () => {
-    expect(maskUrl('/v1/messages?beta=true&auth_token=abcdefghijklmnop')).toBe('/v1/messages?beta=true&auth_token=abcd...mnop');
+    expect(maskUrl('/v1/messages?beta=true&auth_token=abcdefghijklmnopqrstuvwxyz')).toBe('/v1/messages?beta=true&auth_token=abcd...wxyz');
+    expect(maskUrl('/v1/messages?x-access-key=abc&passwd=abc&model=m')).toBe('/v1/messages?x-access-key=********&passwd=********&model=m');
     expect(maskUrl('/v1/messages')).toBe('/v1/messages');
   });
 });
