@@ -6,6 +6,7 @@ import type { Express } from 'express';
 import { appRoot } from '../infra/app-root.js';
 import { appVersion } from '../infra/app-version.js';
 import { systemClock, type Clock } from '../infra/clock.js';
+import { acquireHomeLock, type HomeLock } from '../infra/home-lock.js';
 import { createLogger, type Logger } from '../infra/logger.js';
 import { createPaths, type Homes, type Paths } from '../infra/paths.js';
 import type { Services } from '../services/index.js';
@@ -48,6 +49,21 @@ export async function startSwitchboard(options: SwitchboardOptions): Promise<Run
   const clock = options.clock ?? systemClock;
   const paths = createPaths(options.homes);
   await fs.mkdir(paths.configDir, { recursive: true, mode: 0o700 });
+  // One process owns a home: a second one would lose updates and stop the first one's children.
+  const lock = await acquireHomeLock(paths.configDir);
+  try {
+    return await startLocked(options, { logger, clock, paths, lock });
+  } catch (err) {
+    await lock.release();
+    throw err;
+  }
+}
+
+async function startLocked(
+  options: SwitchboardOptions,
+  o: { logger: Logger; clock: Clock; paths: Paths; lock: HomeLock },
+): Promise<RunningSwitchboard> {
+  const { logger, clock, paths, lock } = o;
   const hot = new HotAnswers(clock);
   const warm = new WarmAnswers(paths.usageAnswers, paths.usageCache, `${appVersion()} ${priceTableId()}`, logger);
   const warmed = await warm.load(hot, clock.now());
@@ -64,6 +80,7 @@ export async function startSwitchboard(options: SwitchboardOptions): Promise<Run
   const url = `http://127.0.0.1:${port}`;
   let loaded: Awaited<ReturnType<typeof load>>;
   try {
+    await lock.setUrl(url);
     options.onListening?.(url);
     loaded = await load({ ...options, logger, clock, paths, hot });
   } catch (err) {
@@ -91,7 +108,7 @@ export async function startSwitchboard(options: SwitchboardOptions): Promise<Run
     url,
     services,
     expressApp: app,
-    close: () => (closing ??= shutdown(server, stop)),
+    close: () => (closing ??= shutdown(server, stop).finally(() => lock.release())),
   };
 }
 

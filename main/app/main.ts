@@ -1,12 +1,12 @@
 import path from 'node:path';
-import { app, dialog, session } from 'electron';
+import { app, dialog, session, shell } from 'electron';
 import { startSwitchboard, type RunningSwitchboard } from '../api/runtime.js';
 import { appRoot } from '../infra/app-root.js';
 import { appVersion } from '../infra/app-version.js';
 import { createLogger, type LogLevel } from '../infra/logger.js';
 import { resolveHomes } from '../infra/paths.js';
 import { createApiClient } from './api-client.js';
-import { desktopPort, startupFailureText } from './boot-rules.js';
+import { desktopPort, startupFailureAction } from './boot-rules.js';
 import { registerIpc } from './ipc.js';
 import { applyLaunchAtLogin } from './launch-at-login.js';
 import { installCleanQuit, showNotice } from './lifecycle.js';
@@ -34,8 +34,13 @@ async function boot(): Promise<void> {
     // The API listens before any window exists, so the window never loads a dead address.
     running = await startSwitchboard({ homes: resolveHomes(process.env), port, logger });
   } catch (err) {
-    const { title, body } = startupFailureText(err, port);
-    dialog.showErrorBox(title, body);
+    const action = startupFailureAction(err, port);
+    if (action.kind === 'open-running') {
+      await shell.openExternal(action.url);
+      app.exit(0);
+      return;
+    }
+    dialog.showErrorBox(action.title, action.body);
     app.exit(1);
     return;
   }

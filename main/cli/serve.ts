@@ -1,4 +1,5 @@
-import { startSwitchboard } from '../api/runtime.js';
+import { startSwitchboard, type RunningSwitchboard } from '../api/runtime.js';
+import { HomeLockedError } from '../infra/home-lock.js';
 import { createLogger, type LogLevel } from '../infra/logger.js';
 import { resolveHomes } from '../infra/paths.js';
 import { CliError, parsePort } from './args.js';
@@ -7,26 +8,48 @@ import { CliError, parsePort } from './args.js';
 export async function runServe(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const port = resolvePort(argv, env);
   const logger = createLogger((env.SWITCHBOARD_LOG_LEVEL as LogLevel | undefined) ?? 'info');
-  const app = await startSwitchboard({ homes: resolveHomes(env), port, logger, env });
+  // Handlers first: the port accepts connections before the services are up, and a SIGTERM in
+  // that window must still stop children and release the home lock, not kill the process bare.
+  const signals = installStopSignals();
+  let app: RunningSwitchboard;
+  try {
+    app = await startSwitchboard({ homes: resolveHomes(env), port, logger, env });
+  } catch (err) {
+    const line = startFailureLine(err, port);
+    if (!line) throw err;
+    process.stderr.write(`${line}\n`);
+    return 1;
+  }
   process.stdout.write(`Switchboard listening on ${app.url}\n`);
-  await new Promise<void>((resolve) => {
-    const stop = (signal: string) => {
-      logger.info(`${signal} received, shutting down`);
-      const timer = setTimeout(() => {
-        logger.error('shutdown took longer than 5 s; exiting');
-        process.exit(1);
-      }, 4_500);
-      timer.unref();
-      void app.close().then(() => {
-        resolve();
-        // Nothing we own is left running; do not wait on stray handles of libraries.
-        process.exit(0);
-      });
-    };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
+  const signal = await signals.received;
+  logger.info(`${signal} received, shutting down`);
+  const timer = setTimeout(() => {
+    logger.error('shutdown took longer than 5 s; exiting');
+    process.exit(1);
+  }, 4_500);
+  timer.unref();
+  await app.close();
+  // Nothing we own is left running; do not wait on stray handles of libraries.
+  process.exit(0);
+}
+
+/** Listens for SIGINT/SIGTERM from now on; `received` resolves with the first one. */
+function installStopSignals(): { received: Promise<string> } {
+  const received = new Promise<string>((resolve) => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve(signal));
   });
-  return 0;
+  return { received };
+}
+
+/** The one line `serve` prints for a start-up failure a user can fix, or null for a real fault (stack). */
+export function startFailureLine(err: unknown, port: number): string | null {
+  if (err instanceof HomeLockedError) {
+    return `switchboard: ${err.message} (open it there, or set SWITCHBOARD_HOME to use another home)`;
+  }
+  if ((err as { code?: unknown } | null)?.code === 'EADDRINUSE') {
+    return `switchboard: port ${port} is in use (is Switchboard already running? open http://127.0.0.1:${port}/, or pass --port / SWITCHBOARD_PORT)`;
+  }
+  return null;
 }
 
 function resolvePort(argv: string[], env: NodeJS.ProcessEnv): number {
