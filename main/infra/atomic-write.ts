@@ -59,11 +59,15 @@ async function syncDir(dir: string): Promise<void> {
   }
 }
 
+/** `.<name>.<pid>.<12 hex>.tmp`: the temp names writeFileAtomic (and the home lock) create. */
+const TEMP_NAME = /^\..+\.(\d+)\.[0-9a-f]{12}\.tmp$/;
+
 /**
- * Removes temp files a killed writer left behind in `dir` (they start with '.' and end in '.tmp').
- * A temp file is stale when the process named in it is gone, or when it is older than
- * `olderThanMs` (pids get reused; a live writer finishes well within a minute). Files of this
- * process are only removed by age, since one of our own writes may be in flight.
+ * Removes temp files a killed writer left behind in `dir` (named as writeFileAtomic names them;
+ * any other `.tmp` is not ours and stays). A temp file is stale when the process named in it is
+ * gone, or when it is older than `olderThanMs` (pids get reused; a live writer finishes well
+ * within a minute). Files of this process are only removed by age, since one of our own writes
+ * may be in flight. A symlink is removed as a link, never followed.
  */
 export async function removeStaleTempFiles(dir: string, olderThanMs = 60_000): Promise<number> {
   let names: string[];
@@ -75,12 +79,13 @@ export async function removeStaleTempFiles(dir: string, olderThanMs = 60_000): P
   const now = Date.now();
   let removed = 0;
   for (const name of names) {
-    if (!name.startsWith('.') || !name.endsWith('.tmp')) continue;
+    const match = TEMP_NAME.exec(name);
+    if (!match) continue;
     const full = path.join(dir, name);
     try {
-      const st = await fs.stat(full);
-      if (!st.isFile()) continue;
-      if (now - st.mtimeMs >= olderThanMs || writerIsGone(name)) {
+      const st = await fs.lstat(full);
+      if (!st.isFile() && !st.isSymbolicLink()) continue;
+      if (now - st.mtimeMs >= olderThanMs || writerIsGone(Number(match[1]))) {
         await fs.rm(full, { force: true });
         removed++;
       }
@@ -91,11 +96,8 @@ export async function removeStaleTempFiles(dir: string, olderThanMs = 60_000): P
   return removed;
 }
 
-/** Reads the pid out of `.<name>.<pid>.<12 hex>.tmp` and tells whether that process has exited. */
-function writerIsGone(tempName: string): boolean {
-  const match = /\.(\d+)\.[0-9a-f]{12}\.tmp$/.exec(tempName);
-  if (!match) return false;
-  const pid = Number(match[1]);
+/** Whether the writer named in a temp file's name has exited. */
+function writerIsGone(pid: number): boolean {
   if (pid === process.pid || pid <= 0) return false;
   try {
     process.kill(pid, 0);

@@ -26,6 +26,10 @@ export function createPaths(homes: Homes) {
     appConfig: c('config.yaml'),
     settings: (profile: string) => c(`${profile}.settings.json`),
     backupsDir: c('backups'),
+    /** Backups of config.yaml (PUT /api/config). */
+    backupsConfigDir: c('backups', 'config'),
+    /** Backups of the agent tool's settings file. */
+    backupsAgentToolDir: c('backups', 'agent-tool'),
     proxyDir: c('proxy'),
     proxyConfig: c('proxy', 'config.yaml'),
     proxyAuthDir: c('proxy', 'auth'),
@@ -49,4 +53,21 @@ export function createPaths(homes: Homes) {
     usageAnswers: c('.cache', 'usage-answers.json'),
     updateCheckCache: c('.cache', 'update-check.json'),
   };
+}
+
+/** Paths the app reads but never writes into (user content and link farms). */
+const NOT_WRITTEN = new Set<keyof Paths>(['agentDir', 'sharedDir', 'instancesDir']);
+
+/**
+ * Every directory under {config_dir} the app writes files into, derived from the paths above (a
+ * `...Dir` entry is itself a directory, any other entry lives in its parent), so a directory added
+ * there is swept for temp files (issue 17) without anyone remembering to list it.
+ */
+export function writtenDirs(paths: Paths): string[] {
+  const dirs = new Set<string>([paths.configDir]);
+  for (const [key, value] of Object.entries(paths) as Array<[keyof Paths, unknown]>) {
+    if (typeof value !== 'string' || NOT_WRITTEN.has(key)) continue;
+    dirs.add(key.endsWith('Dir') ? value : path.dirname(value));
+  }
+  return [...dirs];
 }

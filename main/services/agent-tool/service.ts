@@ -49,7 +49,7 @@ export class AgentToolService {
   async writeSettings(content: string, expectedMtime: number | null | undefined): Promise<{ success: true; mtime: number; backupPath?: string }> {
     const file = await this.settingsPath();
     const written = await writeSettingsFile(file, content, expectedMtime, {
-      backupsDir: path.join(this.ctx.paths.backupsDir, 'agent-tool'),
+      backupsDir: this.ctx.paths.backupsAgentToolDir,
       now: new Date(this.ctx.clock.now()),
     });
     return { success: true, ...written };

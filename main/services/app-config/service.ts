@@ -59,7 +59,7 @@ export class AppConfigService {
 
   private async backup(previous: string): Promise<void> {
     await writeBackup(previous, {
-      backupsDir: path.join(this.backupsDir, 'config'),
+      backupsDir: this.backupsDir,
       base: 'config',
       suffix: '.yaml',
       keep: 20,

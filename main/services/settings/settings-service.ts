@@ -3,7 +3,7 @@ import path from 'node:path';
 import { removeStaleTempFiles } from '../../infra/atomic-write.js';
 import { isNotFound, toMtime } from '../../infra/file-stat.js';
 import type { Logger } from '../../infra/logger.js';
-import type { Paths } from '../../infra/paths.js';
+import { writtenDirs, type Paths } from '../../infra/paths.js';
 import { SettingsError } from './errors.js';
 import { maskSettings, unmaskSettings } from './masking.js';
 import { profileOfFileName } from './profile-name.js';
@@ -49,11 +49,11 @@ export class SettingsService {
 
   /**
    * Writers killed mid-write (crash, SIGKILL) leave temp files beside their target. The app
-   * sweeps the directories it writes settings and backups into once at start.
+   * sweeps every directory it writes into (paths.ts derives the list) once at start.
    */
   async start(): Promise<void> {
     let removed = 0;
-    for (const dir of [this.paths.configDir, this.paths.backupsDir, this.paths.proxyDir]) {
+    for (const dir of writtenDirs(this.paths)) {
       removed += await removeStaleTempFiles(dir);
     }
     if (removed > 0) this.logger.info(`removed ${removed} stale temp file(s) left by interrupted writes`);
