@@ -41,7 +41,10 @@ export function createPaths(homes: Homes) {
     proxyBinaryConfig: c('proxy', 'cliproxy-config.yaml'),
     bridgeDir: c('cursor'),
     bridgeCredentials: c('cursor', 'credentials.json'),
+    /** The bare daemon pid and a newline, as every pid file holds (decisions §0). */
     bridgePid: c('cursor', 'daemon.pid'),
+    /** The supervisor's record of the daemon (pid, port, argv), beside daemon.pid. */
+    bridgeRecord: c('cursor', 'daemon.json'),
     bridgeToken: c('cursor', 'daemon-token'),
     bridgeLog: c('cursor', 'daemon.log'),
     bridgeSettings: c('cursor.settings.json'),

@@ -33,6 +33,8 @@ export interface SupervisorOptions {
   /** How often an adopted pid is checked for life (default 500 ms). */
   exitWatchMs?: number;
   stateFile: string;
+  /** A conventional pid file kept beside the record: the bare pid and a newline (decisions §0). */
+  pidFile?: string;
   /** Proves a pid from the state file is ours; default: its argv still matches what we launched. */
   verifyPid?: (pid: number, port: number, record: SupervisorRecord) => Promise<boolean>;
   clock: Clock;

@@ -81,7 +81,7 @@ export class ProcessSupervisor {
   async adopt(): Promise<boolean> {
     if (this.current.state === 'running') return true;
     if (!this.idle()) return false;
-    const record = await readSupervisorRecord(this.opts.stateFile);
+    const record = await readSupervisorRecord(this.opts.stateFile, this.opts.pidFile);
     if (!record) return false;
     const ours = await isAdoptable(this.opts, record);
     // A start may have begun while the checks ran (status polls adopt concurrently): the file
@@ -90,7 +90,7 @@ export class ProcessSupervisor {
     if (!ours) {
       // Stale: the pid is gone or belongs to someone else now. Forget it; never signal it.
       this.opts.logger.info(`${this.opts.name}: ignoring stale state file (pid ${record.pid})`);
-      await removeSupervisorRecord(this.opts.stateFile);
+      await removeSupervisorRecord(this.opts.stateFile, this.opts.pidFile);
       return false;
     }
     this.set({ state: 'running', pid: record.pid, port: record.port, startedAt: record.startedAt, lastError: undefined });
@@ -170,7 +170,7 @@ export class ProcessSupervisor {
     if (spawned && !spawned.hasExited && spawned.child.pid !== undefined) {
       await this.terminate(spawned.child.pid).catch((err) => this.opts.logger.error(errorMessage(err)));
     }
-    await removeSupervisorRecord(this.opts.stateFile).catch(() => undefined);
+    await removeSupervisorRecord(this.opts.stateFile, this.opts.pidFile).catch(() => undefined);
   }
 
   private async runStop(): Promise<{ stopped: boolean; pid?: number }> {
@@ -183,7 +183,7 @@ export class ProcessSupervisor {
       this.set({ state: 'failed', lastError: errorMessage(err) });
       throw err;
     }
-    await removeSupervisorRecord(this.opts.stateFile).catch(() => undefined);
+    await removeSupervisorRecord(this.opts.stateFile, this.opts.pidFile).catch(() => undefined);
     if (!this.spawned || this.spawned.child.pid !== pid) {
       this.set({ lastExit: { code: null, signal: null, at: this.opts.clock.now(), expected: true } });
     }
@@ -215,7 +215,7 @@ export class ProcessSupervisor {
 
   private exitedUnexpectedly(message: string): void {
     if (this.current.state === 'failed') this.set({ lastError: message });
-    void removeSupervisorRecord(this.opts.stateFile).catch(() => undefined);
+    void removeSupervisorRecord(this.opts.stateFile, this.opts.pidFile).catch(() => undefined);
     this.opts.logger.warn(message);
   }
 

@@ -8,13 +8,13 @@ import { writeSupervisorRecord, type SupervisorRecord } from './supervisor-state
  * is only logged: without the record the child cannot be adopted, but it runs fine now.
  */
 export async function recordLaunch(
-  opts: Pick<SupervisorOptions, 'name' | 'stateFile' | 'logger'>,
+  opts: Pick<SupervisorOptions, 'name' | 'stateFile' | 'pidFile' | 'logger'>,
   launch: { pid: number; spec: LaunchSpec; port: number; startedAt: number },
 ): Promise<void> {
   const { pid, spec, port, startedAt } = launch;
   const record: SupervisorRecord = { ...spec.meta, name: opts.name, pid, port, startedAt, argv: [spec.command, ...spec.args] };
   try {
-    await writeSupervisorRecord(opts.stateFile, record);
+    await writeSupervisorRecord(opts.stateFile, record, opts.pidFile);
   } catch (err) {
     opts.logger.warn(`${opts.name}: could not write ${opts.stateFile}: ${errorMessage(err)}`);
   }

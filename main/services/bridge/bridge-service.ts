@@ -43,7 +43,7 @@ export class BridgeService {
     const { paths } = ctx;
     this.credentials = new CredentialsStore({ dir: paths.bridgeDir, credentials: paths.bridgeCredentials, daemonToken: paths.bridgeToken });
     this.daemon = createDaemonSupervisor({
-      files: { configDir: paths.configDir, pidFile: paths.bridgePid, logFile: paths.bridgeLog },
+      files: { configDir: paths.configDir, pidFile: paths.bridgePid, recordFile: paths.bridgeRecord, logFile: paths.bridgeLog },
       settings: () => this.settings(),
       clock: ctx.clock,
       logger: ctx.logger,

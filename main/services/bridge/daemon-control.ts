@@ -17,8 +17,10 @@ export const STOP_GRACE_MS = 5_000;
 
 export interface DaemonFiles {
   configDir: string;
-  /** The pid record (`{config_dir}/cursor/daemon.pid`). */
+  /** The bare pid (`{config_dir}/cursor/daemon.pid`). */
   pidFile: string;
+  /** The supervisor record beside it (`{config_dir}/cursor/daemon.json`). */
+  recordFile: string;
   /** Daemon stdout/stderr (`{config_dir}/cursor/daemon.log`). */
   logFile: string;
 }
@@ -91,8 +93,9 @@ export function createDaemonSupervisor(options: DaemonControlOptions): ProcessSu
     readyPollMs: options.readyPollMs ?? READY_POLL_MS,
     stopGraceMs: options.stopGraceMs ?? STOP_GRACE_MS,
     exitWatchMs: 1_000,
-    stateFile: files.pidFile,
-    // A pid from daemon.pid is ours only if it still runs the command line we launched; the
+    stateFile: files.recordFile,
+    pidFile: files.pidFile,
+    // A pid from daemon.json is ours only if it still runs the command line we launched; the
     // supervisor then also asks /health on the recorded port for our service name.
     verifyPid: async (pid, _port, record) => {
       if (process.platform === 'win32' && (await processArgv(pid)) === null) return true; // health decides

@@ -64,7 +64,10 @@ describe('bridge daemon control: the real daemon process', () => {
     const started = await h.bridge.startDaemon();
     expect(started).toMatchObject({ port: h.port, alreadyRunning: false });
     expect(isProcessAlive(started.pid)).toBe(true);
-    const record = JSON.parse(await fs.readFile(h.ctx.paths.bridgePid, 'utf8'));
+    // decisions §0: daemon.pid holds the bare pid (`kill $(cat daemon.pid)` works); the record sits beside it.
+    expect(await fs.readFile(h.ctx.paths.bridgePid, 'utf8')).toBe(`${started.pid}\n`);
+    expect((await fs.stat(h.ctx.paths.bridgePid)).mode & 0o777).toBe(0o600);
+    const record = JSON.parse(await fs.readFile(h.ctx.paths.bridgeRecord, 'utf8'));
     expect(record).toMatchObject({ pid: started.pid, port: h.port });
     expect(record.argv.join(' ')).toContain('bridge-daemon/main');
     const status = await h.bridge.status();
@@ -85,6 +88,7 @@ describe('bridge daemon control: the real daemon process', () => {
     expect(await h.bridge.stopDaemon()).toEqual({ stopped: true, pid: started.pid });
     expect(isProcessAlive(started.pid)).toBe(false);
     await expect(fs.access(h.ctx.paths.bridgePid)).rejects.toThrow();
+    await expect(fs.access(h.ctx.paths.bridgeRecord)).rejects.toThrow();
     expect(await h.bridge.stopDaemon()).toEqual({ stopped: false });
     expect(h.events.map((e) => e.state)).toEqual(['starting', 'starting', 'starting', 'running', 'stopping', 'stopped']);
     expect(h.events[3]).toEqual({ state: 'running', running: true, port: h.port, pid: started.pid });
@@ -97,6 +101,22 @@ describe('bridge daemon control: the real daemon process', () => {
     expect(await other.status()).toMatchObject({ daemonRunning: true, pid });
     expect(await other.stopDaemon()).toEqual({ stopped: true, pid });
     expect(isProcessAlive(pid)).toBe(false);
+  });
+
+  it('adopts a daemon recorded in the old format (JSON in daemon.pid) once, and rewrites it as pid + record', async () => {
+    const h = await harness();
+    const { pid } = await h.bridge.startDaemon();
+    const record = await fs.readFile(h.ctx.paths.bridgeRecord, 'utf8');
+    await fs.rm(h.ctx.paths.bridgeRecord);
+    await fs.writeFile(h.ctx.paths.bridgePid, record); // what an earlier version left
+    const other = new BridgeService(h.ctx); // a restarted app, or `switchboard bridge status`
+    expect(await other.status()).toMatchObject({ daemonRunning: true, pid });
+    expect(await fs.readFile(h.ctx.paths.bridgePid, 'utf8')).toBe(`${pid}\n`);
+    expect(JSON.parse(await fs.readFile(h.ctx.paths.bridgeRecord, 'utf8'))).toEqual(JSON.parse(record));
+    expect(await other.stopDaemon()).toEqual({ stopped: true, pid });
+    expect(isProcessAlive(pid)).toBe(false);
+    await expect(fs.access(h.ctx.paths.bridgePid)).rejects.toThrow();
+    await expect(fs.access(h.ctx.paths.bridgeRecord)).rejects.toThrow();
   });
 
   it('launches the entry with --config-dir and --port and passes no secret on the command line', () => {
