@@ -42,6 +42,8 @@ export const E = {
   invalidYaml: 'Invalid YAML',
   proxyNotRunning: 'CLIProxy Plus not running',
   proxyStartFailed: 'Failed to start proxy',
+  /** 409: a proxy-stop cancelled this start (issue 17); not a failure, so not a 500. */
+  proxyStartCancelled: 'Proxy start cancelled',
   invalidLogName: 'Invalid error log filename',
   logNotFound: 'Error log not found',
   missingName: 'Missing required query parameter: name',

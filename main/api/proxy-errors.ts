@@ -9,6 +9,7 @@ import { ApiError } from './errors.js';
  */
 const answers: Record<ProxyErrorCode, [number, ErrorText, boolean]> = {
   'start-failed': [500, E.proxyStartFailed, true],
+  'start-cancelled': [409, E.proxyStartCancelled, true],
   'not-running': [503, E.proxyNotRunning, true],
   'config-not-found': [404, E.configNotFound, false],
   'missing-content': [400, E.missingContent, false],

@@ -61,5 +61,15 @@ export interface StartResult {
   port: number;
 }
 
+/** What a stop did: stopped a child (its pid), or nothing; `cancelledStart` when it cancelled a start before any child ran. */
+export interface StopResult {
+  stopped: boolean;
+  pid?: number;
+  cancelledStart?: boolean;
+}
+
 /** A start or stop that failed; `message` is meant for users (it ends up in API answers). */
 export class SupervisorError extends Error {}
+
+/** A start that a stop cancelled: nothing failed, the user asked for it (the API answers 409). */
+export class StartCancelledError extends SupervisorError {}

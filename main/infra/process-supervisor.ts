@@ -3,9 +3,11 @@ import { killTree as defaultKillTree } from './kill-tree.js';
 import { OutputTail } from './output-tail.js';
 import { isPortInUse } from './port-probe.js';
 import {
+  StartCancelledError,
   SupervisorError,
   type LaunchSpec,
   type StartResult,
+  type StopResult,
   type SupervisorOptions,
   type SupervisorStatus,
 } from './process-supervisor-types.js';
@@ -16,8 +18,8 @@ import { readSupervisorRecord, removeSupervisorRecord } from './supervisor-state
 import { SupervisorStatusCell } from './supervisor-status.js';
 import { terminateTree, type Termination } from './supervisor-termination.js';
 
-export { SupervisorError } from './process-supervisor-types.js';
-export type { LaunchSpec, StartResult, SupervisorOptions, SupervisorState, SupervisorStatus } from './process-supervisor-types.js';
+export { StartCancelledError, SupervisorError } from './process-supervisor-types.js';
+export type { LaunchSpec, StartResult, StopResult, SupervisorOptions, SupervisorState, SupervisorStatus } from './process-supervisor-types.js';
 
 /**
  * The one supervisor of long-lived child processes (style habit 5): stopped → starting →
@@ -31,7 +33,7 @@ export class ProcessSupervisor {
   private spawned: Spawned | undefined;
   private readonly output = new OutputTail(50);
   private starting: Promise<StartResult> | undefined;
-  private stopping: Promise<{ stopped: boolean; pid?: number }> | undefined;
+  private stopping: Promise<StopResult> | undefined;
   private cancelStart: (() => void) | undefined;
   /** The pid we are signalling: its exit is expected even while starting. */
   private terminatingPid: number | undefined;
@@ -56,21 +58,28 @@ export class ProcessSupervisor {
     return this.state.snapshot();
   }
 
-  /** Starts the child, or joins the start in progress; resolves once it answers its health probe. */
+  /**
+   * Starts the child, or joins the start in progress; resolves once it answers its health probe.
+   * Only the call that began the start reports `alreadyRunning: false`: a joiner found it
+   * starting, so for it the child was already on its way (issue 17: ten concurrent starts all
+   * claimed to have started the one child).
+   */
   async start(): Promise<StartResult> {
     if (this.stopping) await this.stopping.catch(() => undefined);
     if (this.current.state === 'running') return { alreadyRunning: true, pid: this.current.pid!, port: this.current.port! };
-    this.starting ??= this.runStart().finally(() => (this.starting = undefined));
+    if (this.starting) return this.starting.then((r) => ({ ...r, alreadyRunning: true }));
+    this.starting = this.runStart().finally(() => (this.starting = undefined));
     return this.starting;
   }
 
-  async stop(): Promise<{ stopped: boolean; pid?: number }> {
+  async stop(): Promise<StopResult> {
     if (this.stopping) return this.stopping;
     if (this.starting) {
       const pid = this.current.pid;
       this.cancelStart?.();
       await this.starting.catch(() => undefined);
-      return pid === undefined ? { stopped: false } : { stopped: true, pid };
+      // Before the spawn nothing ran: the start ends without a child, and the answer says so.
+      return pid === undefined ? { stopped: false, cancelledStart: true } : { stopped: true, pid };
     }
     if (this.current.state !== 'running') return { stopped: false };
     this.stopping = this.runStop().finally(() => (this.stopping = undefined));
@@ -130,6 +139,8 @@ export class ProcessSupervisor {
         throw new SupervisorError(`port ${port} is already in use by another process`);
       }
       spec = await this.opts.launch();
+      // A stop that came while the launch was prepared: spawn nothing rather than spawn and kill.
+      if (cancelled) throw new StartCancelledError(`${this.opts.name} start cancelled by stop`);
       const spawned = spawnSupervised(spec, this.output, (s, code, signal) => this.onChildExit(s, code, signal));
       this.spawned = spawned;
       this.set({ pid: spawned.child.pid });
@@ -151,7 +162,8 @@ export class ProcessSupervisor {
           ? { state: 'stopped', pid: undefined, port: undefined }
           : { state: 'failed', pid: undefined, port: undefined, lastError: message },
       );
-      throw err instanceof SupervisorError && !cancelled ? err : new SupervisorError(message);
+      if (cancelled) throw new StartCancelledError(message);
+      throw err instanceof SupervisorError ? err : new SupervisorError(message);
     } finally {
       this.cancelStart = undefined;
     }
@@ -173,7 +185,7 @@ export class ProcessSupervisor {
     await removeSupervisorRecord(this.opts.stateFile, this.opts.pidFile).catch(() => undefined);
   }
 
-  private async runStop(): Promise<{ stopped: boolean; pid?: number }> {
+  private async runStop(): Promise<StopResult> {
     const pid = this.current.pid!;
     this.set({ state: 'stopping' });
     this.stopWatch();

@@ -4,6 +4,7 @@
  */
 export type ProxyErrorCode =
   | 'start-failed'
+  | 'start-cancelled'
   | 'not-running'
   | 'config-not-found'
   | 'missing-content'

@@ -4,7 +4,7 @@ import { errorMessage } from '../../infra/file-stat.js';
 import { isHttpOk } from '../../infra/http-probe.js';
 import { getLocalJson, urlHost } from '../../infra/http-json.js';
 import type { KillTree } from '../../infra/kill-tree.js';
-import { ProcessSupervisor, type SupervisorStatus } from '../../infra/process-supervisor.js';
+import { ProcessSupervisor, StartCancelledError, type SupervisorStatus } from '../../infra/process-supervisor.js';
 import type { ServiceContext } from '../context.js';
 import { engineKind, proxyLaunchSpec, type EngineKind } from './engine-launch.js';
 import { ProxyError } from './errors.js';
@@ -32,6 +32,10 @@ interface RunningView {
 }
 
 export const NOT_RUNNING_MESSAGE = 'Proxy is not running';
+/** The stop's answer when it cancelled a start before the engine was spawned. */
+export const START_CANCELLED_MESSAGE = 'Proxy start cancelled before the proxy ran';
+/** The cancelled start's 409 message. */
+export const CANCELLED_BY_STOP_MESSAGE = 'A proxy-stop request cancelled this start; the proxy is not running';
 
 /** Start, stop, status and adoption of the proxy process through the shared supervisor. */
 export class ProxyControl {
@@ -80,6 +84,7 @@ export class ProxyControl {
       const r = await this.supervisor.start();
       return { started: !r.alreadyRunning, alreadyRunning: r.alreadyRunning, port: r.port };
     } catch (err) {
+      if (err instanceof StartCancelledError) throw new ProxyError('start-cancelled', CANCELLED_BY_STOP_MESSAGE);
       throw new ProxyError('start-failed', errorMessage(err));
     } finally {
       this.next = undefined;
@@ -90,7 +95,7 @@ export class ProxyControl {
     const s = this.supervisor.status();
     const sessionCount = s.state === 'running' && s.port !== undefined ? await this.sessionCount(s.port) : 0;
     const r = await this.supervisor.stop();
-    if (!r.stopped || r.pid === undefined) return { stopped: false, message: NOT_RUNNING_MESSAGE };
+    if (!r.stopped || r.pid === undefined) return { stopped: false, message: r.cancelledStart ? START_CANCELLED_MESSAGE : NOT_RUNNING_MESSAGE };
     return { stopped: true, pid: r.pid, sessionCount };
   }
 
