@@ -4,6 +4,7 @@ import { writeFileAtomic } from '../../infra/atomic-write.js';
 import { writeBackup } from '../../infra/backup.js';
 import { serializeFile } from '../../infra/file-lock.js';
 import { errorMessage, isNotFound, statMtime, toMtime } from '../../infra/file-stat.js';
+import { JSON_TOO_DEEP, jsonTooDeep } from '../../infra/json-depth.js';
 import { advanceMtime } from '../../infra/mtime-advance.js';
 import { checkMtime } from '../mtime-conflict.js';
 
@@ -59,6 +60,7 @@ export async function readSettingsFile(file: string): Promise<SettingsFileState>
 
 /** JSON whose root is an object; anything else throws InvalidSettingsJsonError. */
 export function parseSettingsObject(content: string): Record<string, unknown> {
+  if (jsonTooDeep(content)) throw new InvalidSettingsJsonError(JSON_TOO_DEEP);
   let value: unknown;
   try {
     value = JSON.parse(content);

@@ -10,6 +10,7 @@ import type { Paths } from '../../infra/paths.js';
 import { SettingsError } from './errors.js';
 import { settingsFileOf } from './profile-name.js';
 import { isRecord } from '../../infra/json-checks.js';
+import { JSON_TOO_DEEP, jsonTooDeep } from '../../infra/json-depth.js';
 
 export type SettingsData = Record<string, unknown>;
 
@@ -135,6 +136,7 @@ async function readSnapshot(file: string): Promise<SettingsSnapshot | null> {
 }
 
 function parseSettings(text: string): { data: SettingsData | undefined; parseError?: string } {
+  if (jsonTooDeep(text)) return { data: undefined, parseError: JSON_TOO_DEEP };
   let value: unknown;
   try {
     value = JSON.parse(text);
