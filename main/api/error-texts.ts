@@ -44,6 +44,7 @@ export const E = {
   proxyStartFailed: 'Failed to start proxy',
   invalidLogName: 'Invalid error log filename',
   logNotFound: 'Error log not found',
+  fileTooLarge: 'File too large to read',
   missingName: 'Missing required query parameter: name',
   invalidFilename: 'Invalid filename',
   authFileNotFound: 'Auth file not found',

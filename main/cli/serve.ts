@@ -1,4 +1,5 @@
 import { startSwitchboard } from '../api/runtime.js';
+import { installLastResortGuard } from '../infra/last-resort.js';
 import { createLogger, type LogLevel } from '../infra/logger.js';
 import { resolveHomes } from '../infra/paths.js';
 import { CliError, parsePort } from './args.js';
@@ -8,6 +9,7 @@ export async function runServe(argv: string[], env: NodeJS.ProcessEnv = process.
   const port = resolvePort(argv, env);
   const logger = createLogger((env.SWITCHBOARD_LOG_LEVEL as LogLevel | undefined) ?? 'info');
   const app = await startSwitchboard({ homes: resolveHomes(env), port, logger, env });
+  installLastResortGuard(logger);
   process.stdout.write(`Switchboard listening on ${app.url}\n`);
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {

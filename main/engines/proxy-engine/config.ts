@@ -3,6 +3,7 @@ import YAML from 'yaml';
 import { z } from 'zod';
 import { describeIssue } from '../../infra/zod-issue.js';
 import { TOO_DEEP, valueTooDeep } from '../../infra/json-depth.js';
+import { READ_LIMITS, readTextBounded } from '../../infra/bounded-read.js';
 
 /**
  * `{config_dir}/proxy/config.yaml` (spec 2.6 + decisions §4): `server`, `auth`, `providers` and
@@ -110,7 +111,7 @@ const MAX_ALIASES = 100;
 export async function loadProxyConfig(file: string): Promise<ProxyConfig> {
   let text: string;
   try {
-    text = await fs.readFile(file, 'utf8');
+    text = await readTextBounded(file, READ_LIMITS.config, file);
   } catch (err) {
     throw new ProxyConfigError(`cannot read ${file}: ${(err as Error).message}`);
   }

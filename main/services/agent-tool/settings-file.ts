@@ -5,6 +5,7 @@ import { writeBackup } from '../../infra/backup.js';
 import { serializeFile } from '../../infra/file-lock.js';
 import { errorMessage, isNotFound, statMtime, toMtime } from '../../infra/file-stat.js';
 import { JSON_TOO_DEEP, jsonTooDeep } from '../../infra/json-depth.js';
+import { READ_LIMITS, readTextBounded } from '../../infra/bounded-read.js';
 import { advanceMtime } from '../../infra/mtime-advance.js';
 import { checkMtime } from '../mtime-conflict.js';
 
@@ -47,7 +48,7 @@ export async function readSettingsFile(file: string): Promise<SettingsFileState>
   if (!stat.isFile()) return { ...base, content: '', settings: null, parseError: 'not a regular file' };
   let content: string;
   try {
-    content = await fs.readFile(file, 'utf8');
+    content = await readTextBounded(file, READ_LIMITS.settings);
   } catch (err) {
     return { ...base, content: '', settings: null, parseError: `cannot be read: ${errorMessage(err)}` };
   }
@@ -121,7 +122,7 @@ async function followLink(file: string): Promise<string> {
 
 async function readIfFile(file: string): Promise<string | null> {
   try {
-    return await fs.readFile(file, 'utf8');
+    return await readTextBounded(file, READ_LIMITS.settings);
   } catch (err) {
     if (isNotFound(err)) return null;
     throw err;

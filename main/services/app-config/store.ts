@@ -8,6 +8,7 @@ import { errorMessage, isNotFound, toMtime } from '../../infra/file-stat.js';
 import { appConfigSchema, type AppConfig } from './schema.js';
 import { describeIssue } from '../../infra/zod-issue.js';
 import { TOO_DEEP, valueTooDeep } from '../../infra/json-depth.js';
+import { READ_LIMITS, readTextBounded } from '../../infra/bounded-read.js';
 
 /** config.yaml could not be parsed or validated; endpoints answer 500 "Invalid config file". */
 export class ConfigFileError extends Error {
@@ -77,7 +78,7 @@ export class AppConfigStore {
     let text: string | null;
     let mtime: number | null;
     try {
-      const [content, stat] = await Promise.all([fs.readFile(this.file, 'utf8'), fs.stat(this.file)]);
+      const [content, stat] = await Promise.all([readTextBounded(this.file, READ_LIMITS.config), fs.stat(this.file)]);
       text = content;
       mtime = toMtime(stat.mtimeMs);
     } catch (err) {

@@ -11,6 +11,7 @@ import { SettingsError } from './errors.js';
 import { settingsFileOf } from './profile-name.js';
 import { isRecord } from '../../infra/json-checks.js';
 import { JSON_TOO_DEEP, jsonTooDeep } from '../../infra/json-depth.js';
+import { READ_LIMITS, readBounded } from '../../infra/bounded-read.js';
 
 export type SettingsData = Record<string, unknown>;
 
@@ -123,7 +124,7 @@ async function readSnapshot(file: string): Promise<SettingsSnapshot | null> {
     const handle = await fs.open(file, 'r');
     try {
       mtime = toMtime((await handle.stat()).mtimeMs);
-      bytes = await handle.readFile();
+      bytes = await readBounded(handle, READ_LIMITS.settings, file);
     } finally {
       await handle.close();
     }
