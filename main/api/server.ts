@@ -38,6 +38,8 @@ export function createApiServer(deps: ApiServerDeps): { app: Express; registry: 
   }
   app.use('/api', notFound(registry));
   app.use(createDashboardRouter(deps.rendererDir));
+  // What the dashboard does not serve (other methods, upgrades): JSON like every API error.
+  app.use(notFound(registry));
   app.use(errorHandler(deps.logger));
   return { app, registry };
 }

@@ -48,7 +48,7 @@ function toApiError(err: unknown): ApiError {
     return new ApiError(415, 'Unsupported content encoding');
   }
   if (typeof parserError?.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
-    return new ApiError(parserError.status, 'Bad request');
+    return new ApiError(parserError.status, E.badRequest);
   }
   return new ApiError(500, E.internal);
 }

@@ -7,6 +7,7 @@ import { MAX_BODY_BYTES } from '../../../../main/engines/bridge-daemon/request-b
 import { createBridgeServer, type BridgeServerOptions } from '../../../../main/engines/bridge-daemon/server.js';
 import { ManualClock } from '../../../../main/infra/clock.js';
 import { createLogger } from '../../../../main/infra/logger.js';
+import { rawExchange, requestHead } from '../../../helpers/raw-http.js';
 import { startFakeUpstream, UPSTREAM_MODELS, type FakeUpstream } from '../../../fixtures/bridge/fake-upstream.js';
 
 const TOKEN = 'sb-bridge-' + 'c'.repeat(48);
@@ -314,6 +315,17 @@ describe('bridge daemon: limits and disconnects', () => {
     const viaFetch = await fetch(base + '/v1/chat/completions', { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body });
     expect(viaFetch.status).toBe(413);
     expect(upstream.requests).toEqual([]);
+  });
+
+  it("answers what Node's parser refuses (431, 400) as JSON in the route's format", async () => {
+    const port = Number(new URL(base).port);
+    const headers = Array.from({ length: 3000 }, (_, i) => `X-Filler-${i}: v`);
+    const big = await rawExchange(port, requestHead(port, 'POST /v1/messages HTTP/1.1', headers));
+    expect(big.status).toBe(431);
+    expect(JSON.parse(big.body)).toMatchObject({ type: 'error', error: { message: expect.stringContaining('headers') } });
+    const lying = await rawExchange(port, requestHead(port, 'POST /v1/chat/completions HTTP/1.1', ['Content-Length: 1x']));
+    expect(lying.status).toBe(400);
+    expect(JSON.parse(lying.body)).toMatchObject({ error: { message: 'Invalid Content-Length header' } });
   });
 
   it('aborts the upstream request at once when a streaming client disconnects', async () => {
