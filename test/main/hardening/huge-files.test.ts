@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { E } from '../../../main/api/error-texts.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
+import { assistantLine } from '../../fixtures/usage/lines.js';
 
 /**
  * Files whose size the app does not control, made huge in no time as sparse files (ftruncate).
@@ -30,13 +31,17 @@ async function sparse(file: string, size: number, head = '', tail = ''): Promise
 let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp({
-    before: async ({ home }) => {
+    before: async ({ home, agentDir }) => {
       const request = '=== REQUEST BODY ===\n{"model":"claude-huge","messages":[]}\n=== RESPONSE ===\nStatus: 200\n';
       // One line of 600 MiB (over V8's 512 MiB string limit) between the request and the last response.
       await sparse(path.join(home, 'proxy', 'logs', HUGE_LOG), 600 * MiB + 200, request, '\n=== RESPONSE ===\nStatus: 529\n\n{}\n');
       await fs.writeFile(path.join(home, 'proxy', 'logs', 'error-small.log'), '=== Response ===\nStatus: 401\n');
       await sparse(path.join(home, 'proxy', 'auth', 'codex-huge.json'), 2 * MiB, '{"type":"codex",');
       await sparse(path.join(home, 'huge.settings.json'), 5 * MiB, '{"env":{');
+      // An agent log with a 100 MiB line (over the scanner's 64 MiB bound) between two requests.
+      const first = `${assistantLine({ msg: 'a', req: 'r1', output: 7 })}\n`;
+      const last = `\n${assistantLine({ msg: 'b', req: 'r2', output: 35 })}\n`;
+      await sparse(path.join(agentDir, 'projects', 'p', 'huge.jsonl'), 100 * MiB + first.length + last.length, first, last);
     },
   });
 });
@@ -102,4 +107,14 @@ describe('other files over their bound', () => {
     expect(proxy.status).toBe(413);
     expect(proxy.body.error).toBe(E.fileTooLarge);
   });
+});
+
+describe('agent logs', () => {
+  it('a 100 MiB JSONL line is skipped and counted; the requests around it are counted', async () => {
+    const summary = await app.json('GET', '/api/usage/summary');
+    expect(summary.status).toBe(200);
+    expect(summary.body.totalOutputTokens ?? summary.body.outputTokens ?? JSON.stringify(summary.body)).toBe(42);
+    const status = await app.json('GET', '/api/usage/status');
+    expect(status.body).toMatchObject({ cached: true, files: 1, malformedLines: 0, oversizedLines: 1 });
+  }, 30_000);
 });
