@@ -26,7 +26,12 @@ export function createDashboardRouter(rendererDir: string): Router {
     next();
   });
   router.use(express.static(rendererDir, { index: 'index.html', maxAge: 0 }));
-  router.get(/^\/(?!api\/).*/, (_req, res) => {
+  router.get(/^\/(?!api\/).*/, (req, res, next) => {
+    // A WebSocket (or other) upgrade is no page load: refused by the JSON 404, connection closed.
+    if (req.headers.upgrade !== undefined) {
+      res.set('Connection', 'close');
+      return next();
+    }
     const index = path.join(rendererDir, 'index.html');
     if (fs.existsSync(index)) res.sendFile(index);
     else res.status(503).type('text/plain').send('Dashboard not built: run `npm run build`.');

@@ -12,6 +12,10 @@ export const E = {
   forbiddenHost: 'Forbidden host',
   crossOrigin: 'Cross-origin request refused',
   internal: 'Internal server error',
+  // answered for Node's HTTP parser (api/client-errors.ts)
+  badRequest: 'Bad request',
+  headersTooLarge: 'Request header fields too large',
+  requestTimeout: 'Request timeout',
   // settings, presets, tokens (spec 7, decisions §2)
   settingsRequired: 'settings object is required in request body',
   settingsNotFound: 'Settings not found',
@@ -46,6 +50,7 @@ export const E = {
   proxyStartCancelled: 'Proxy start cancelled',
   invalidLogName: 'Invalid error log filename',
   logNotFound: 'Error log not found',
+  fileTooLarge: 'File too large to read',
   missingName: 'Missing required query parameter: name',
   invalidFilename: 'Invalid filename',
   authFileNotFound: 'Auth file not found',

@@ -26,6 +26,7 @@ const answers: Record<ProxyErrorCode, [number, ErrorText, boolean]> = {
   'account-not-found': [404, E.accountNotFound, true],
   'quota-rate-limited': [429, E.tooManyQuotaRequests, true],
   'quota-failed': [502, E.quotaFetchFailed, true],
+  'file-too-large': [413, E.fileTooLarge, true],
 };
 
 /** Error middleware of the proxy router: domain errors to documented answers, the rest passed on. */

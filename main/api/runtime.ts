@@ -11,6 +11,7 @@ import { createLogger, type Logger } from '../infra/logger.js';
 import { createPaths, type Homes, type Paths } from '../infra/paths.js';
 import type { Services } from '../services/index.js';
 import { priceTableId } from '../services/usage/price-table.js';
+import { answerParserErrors } from './client-errors.js';
 import { HotAnswers } from './hot-answers.js';
 import { WarmAnswers } from './warm-answers.js';
 
@@ -75,6 +76,7 @@ async function startLocked(
     else waiting.push([req, res]);
   });
   server.keepAliveTimeout = 5_000;
+  answerParserErrors(server);
   await listen(server, options.port);
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;

@@ -1,5 +1,6 @@
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import type { Logger } from '../infra/logger.js';
+import { refuseDeepJson } from '../infra/json-depth.js';
 import { errorHandler, notFound } from './middleware/errors.js';
 import { hostGuard, originGuard } from './middleware/guards.js';
 import { requestLog } from './middleware/request-log.js';
@@ -28,7 +29,7 @@ export function createApiServer(deps: ApiServerDeps): { app: Express; registry: 
   app.use(requestLog(deps.logger));
   app.use(hostGuard);
   app.use(originGuard);
-  app.use('/api', express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
+  app.use('/api', express.json({ limit: '1mb', type: ['application/json', 'application/*+json'], verify: refuseDeepJson }));
   const routerDeps: RouterDeps = { services: deps.services, registry, logger: deps.logger, hot: deps.hot };
   for (const create of areaRouters) {
     const first = registry.routes.length;
@@ -37,6 +38,8 @@ export function createApiServer(deps: ApiServerDeps): { app: Express; registry: 
   }
   app.use('/api', notFound(registry));
   app.use(createDashboardRouter(deps.rendererDir));
+  // What the dashboard does not serve (other methods, upgrades): JSON like every API error.
+  app.use(notFound(registry));
   app.use(errorHandler(deps.logger));
   return { app, registry };
 }

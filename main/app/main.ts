@@ -3,6 +3,7 @@ import { app, dialog, session, shell } from 'electron';
 import { startSwitchboard, type RunningSwitchboard } from '../api/runtime.js';
 import { appRoot } from '../infra/app-root.js';
 import { appVersion } from '../infra/app-version.js';
+import { installLastResortGuard } from '../infra/last-resort.js';
 import { createLogger, type LogLevel } from '../infra/logger.js';
 import { resolveHomes } from '../infra/paths.js';
 import { createApiClient } from './api-client.js';
@@ -45,6 +46,7 @@ async function boot(): Promise<void> {
     return;
   }
   const origin = running.url;
+  installLastResortGuard(logger);
   guardSession(session.defaultSession);
   app.on('web-contents-created', (_event, contents) => guardWebContents(contents, origin));
   registerIpc(origin, appVersion());

@@ -1,5 +1,6 @@
 import { startSwitchboard, type RunningSwitchboard } from '../api/runtime.js';
 import { HomeLockedError } from '../infra/home-lock.js';
+import { installLastResortGuard } from '../infra/last-resort.js';
 import { createLogger, type LogLevel } from '../infra/logger.js';
 import { resolveHomes } from '../infra/paths.js';
 import { CliError, parsePort } from './args.js';
@@ -20,6 +21,8 @@ export async function runServe(argv: string[], env: NodeJS.ProcessEnv = process.
     process.stderr.write(`${line}\n`);
     return 1;
   }
+  // From here a request that throws outside its handler is logged, never the end of the process.
+  installLastResortGuard(logger);
   process.stdout.write(`Switchboard listening on ${app.url}\n`);
   const signal = await signals.received;
   logger.info(`${signal} received, shutting down`);

@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import { READ_LIMITS, readTextBounded } from './bounded-read.js';
 
 /** The API's notion of mtime: whole milliseconds, floored (decisions §1). */
 export function toMtime(mtimeMs: number): number {
@@ -14,9 +15,10 @@ export async function statMtime(file: string): Promise<number | null> {
   }
 }
 
-export async function readTextIfExists(file: string): Promise<string | null> {
+/** The file's text, null when it does not exist; FileTooLargeError over `limit` bytes. */
+export async function readTextIfExists(file: string, limit: number = READ_LIMITS.config): Promise<string | null> {
   try {
-    return await fs.readFile(file, 'utf8');
+    return await readTextBounded(file, limit);
   } catch (err) {
     if (isNotFound(err)) return null;
     throw err;

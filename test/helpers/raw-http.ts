@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 
 export interface RawResponse {
   status: number;
@@ -37,4 +38,35 @@ export function rawRequest(
     req.on('error', reject);
     req.end(options.body);
   });
+}
+
+/** Bytes written as-is on a new connection; resolves with status, headers and body once the server closes. */
+export function rawExchange(port: number, text: string, timeoutMs = 10_000): Promise<RawResponse & { raw: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(text));
+    const chunks: Buffer[] = [];
+    const timer = setTimeout(() => socket.destroy(new Error(`no close within ${timeoutMs} ms`)), timeoutMs);
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    socket.on('close', () => {
+      clearTimeout(timer);
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const [head = '', ...rest] = raw.split('\r\n\r\n');
+      const [statusLine = '', ...headerLines] = head.split('\r\n');
+      const headers: http.IncomingHttpHeaders = {};
+      for (const line of headerLines) {
+        const i = line.indexOf(':');
+        if (i > 0) headers[line.slice(0, i).toLowerCase()] = line.slice(i + 1).trim();
+      }
+      resolve({ status: Number(statusLine.split(' ')[1] ?? 0), headers, body: rest.join('\r\n\r\n'), raw });
+    });
+  });
+}
+
+/** A request line plus Host and `extra` header lines, with the blank line that ends the head. */
+export function requestHead(port: number, line: string, extra: string[] = []): string {
+  return [line, `Host: 127.0.0.1:${port}`, ...extra, 'Connection: close', '', ''].join('\r\n');
 }

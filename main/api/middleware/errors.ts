@@ -3,6 +3,7 @@ import { ApiError } from '../errors.js';
 import { E } from '../error-texts.js';
 import type { RouteRegistry } from '../route.js';
 import type { Logger } from '../../infra/logger.js';
+import { JsonTooDeepError } from '../../infra/json-depth.js';
 import { ConfigFileError } from '../../services/app-config/store.js';
 
 /** Unknown /api paths: 405 when the path exists with other methods, else 404. */
@@ -42,11 +43,12 @@ function toApiError(err: unknown): ApiError {
   const parserError = err as BodyParserError;
   if (parserError?.type === 'entity.too.large') return new ApiError(413, E.bodyTooLarge);
   if (parserError?.type === 'entity.parse.failed') return new ApiError(400, E.invalidJson);
+  if (err instanceof JsonTooDeepError) return new ApiError(400, E.invalidJson, err.message);
   if (parserError?.type === 'encoding.unsupported' || parserError?.type === 'charset.unsupported') {
     return new ApiError(415, 'Unsupported content encoding');
   }
   if (typeof parserError?.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
-    return new ApiError(parserError.status, 'Bad request');
+    return new ApiError(parserError.status, E.badRequest);
   }
   return new ApiError(500, E.internal);
 }

@@ -85,4 +85,5 @@ export const statusResponse = z.object({
   cacheAgeHuman: z.string().nullable(),
   files: z.int().nullable(),
   malformedLines: z.int().nullable(),
+  oversizedLines: z.int().nullable(),
 });

@@ -30,7 +30,7 @@ export async function prepareRequest(
   });
   const read = await readBody(req, ctx.maxBodyBytes);
   if (!read.ok) {
-    if (read.reason === 'too-large') refuseTooLarge(req, res, ctx, format);
+    if (read.reason === 'too-large') refuseTooLarge(req, res, ctx, format, read.drained);
     return null;
   }
   let body: unknown;
@@ -58,11 +58,13 @@ export async function prepareRequest(
 }
 
 /**
- * 413, then the connection is closed: the rest of the body is discarded as it arrives (never
- * buffered) and the socket is dropped if the client keeps sending.
+ * 413, then the connection is closed. Usually the body was read to its end first (request-body.ts),
+ * so the client has finished writing and reads the answer; otherwise the rest of the body is
+ * dropped as it arrives (never buffered) and the socket is cut if the client keeps sending.
  */
-function refuseTooLarge(req: IncomingMessage, res: ServerResponse, ctx: BridgeContext, format: ErrorFormat): void {
+function refuseTooLarge(req: IncomingMessage, res: ServerResponse, ctx: BridgeContext, format: ErrorFormat, drained: boolean): void {
   sendError(res, format, 413, `Request body exceeds the ${ctx.maxBodyBytes} byte limit`, { connection: 'close' });
+  if (drained) return;
   req.resume();
   const timer = setTimeout(() => req.socket.destroy(), 2_000);
   timer.unref();

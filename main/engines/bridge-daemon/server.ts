@@ -1,4 +1,5 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import { answerClientErrorsAsJson, pathOfRawPacket } from '../../infra/client-error.js';
 import type { Clock } from '../../infra/clock.js';
 import type { Logger } from '../../infra/logger.js';
 import { ModelCatalog } from './catalog.js';
@@ -7,7 +8,7 @@ import { handleChatCompletions } from './route-chat.js';
 import { handleMessages } from './route-messages.js';
 import { MAX_BODY_BYTES } from './request-body.js';
 import { fetchUpstreamModels, type UpstreamCredentials, type UpstreamOptions } from './upstream.js';
-import { sendError, sendJson, type ErrorFormat } from './wire-errors.js';
+import { errorBody, sendError, sendJson, type ErrorFormat } from './wire-errors.js';
 import type { ModelChoice } from './model-map.js';
 
 export const SERVICE_NAME = 'switchboard-bridge';
@@ -59,6 +60,8 @@ export function createBridgeServer(options: BridgeServerOptions): http.Server {
     });
   });
   server.keepAliveTimeout = 5_000;
+  // Requests Node's parser refuses (431, 400) answer in the route's error format, not an empty body.
+  answerClientErrorsAsJson(server, ({ status, message }, raw) => errorBody(routes[pathOfRawPacket(raw).replace(/\/+$/, '')]?.format ?? 'openai', status, message));
   return server;
 }
 

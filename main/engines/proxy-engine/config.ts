@@ -2,6 +2,8 @@ import fs from 'node:fs/promises';
 import YAML from 'yaml';
 import { z } from 'zod';
 import { describeIssue } from '../../infra/zod-issue.js';
+import { TOO_DEEP, valueTooDeep } from '../../infra/json-depth.js';
+import { READ_LIMITS, readTextBounded } from '../../infra/bounded-read.js';
 
 /**
  * `{config_dir}/proxy/config.yaml` (spec 2.6 + decisions §4): `server`, `auth`, `providers` and
@@ -71,13 +73,7 @@ export class ProxyConfigError extends Error {}
 
 /** Parses YAML text and validates it; `source` names the file in messages. */
 export function parseProxyConfig(text: string, source = 'config.yaml'): ProxyConfig {
-  const doc = YAML.parseDocument(text, { prettyErrors: true });
-  if (doc.errors.length > 0) {
-    const first = doc.errors[0]!;
-    const line = first.linePos?.[0]?.line;
-    throw new ProxyConfigError(`${source}${line ? ` line ${line}` : ''}: ${first.message.split('\n')[0]}`);
-  }
-  const raw: unknown = doc.toJS() ?? {};
+  const raw = readYaml(text, source);
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw new ProxyConfigError(`${source}: the top level must be a mapping`);
   }
@@ -86,10 +82,36 @@ export function parseProxyConfig(text: string, source = 'config.yaml'): ProxyCon
   return parsed.data;
 }
 
+/**
+ * The document as plain data. Every error of the YAML library is a ProxyConfigError: syntax errors,
+ * an undefined alias, an alias bomb (more than MAX_ALIASES resolved aliases), and a stack overflow
+ * on absurd nesting. Data nested deeper than MAX_JSON_DEPTH is refused like deep JSON.
+ */
+function readYaml(text: string, source: string): unknown {
+  let raw: unknown;
+  try {
+    const doc = YAML.parseDocument(text, { prettyErrors: true });
+    if (doc.errors.length > 0) {
+      const first = doc.errors[0]!;
+      const line = first.linePos?.[0]?.line;
+      throw new ProxyConfigError(`${source}${line ? ` line ${line}` : ''}: ${first.message.split('\n')[0]}`);
+    }
+    raw = doc.toJS({ maxAliasCount: MAX_ALIASES }) ?? {};
+  } catch (err) {
+    if (err instanceof ProxyConfigError) throw err;
+    throw new ProxyConfigError(`${source}: ${(err as Error).message.split('\n')[0]}`);
+  }
+  if (valueTooDeep(raw)) throw new ProxyConfigError(`${source}: ${TOO_DEEP}`);
+  return raw;
+}
+
+/** Resolved aliases a config may use; a real config uses a few. */
+const MAX_ALIASES = 100;
+
 export async function loadProxyConfig(file: string): Promise<ProxyConfig> {
   let text: string;
   try {
-    text = await fs.readFile(file, 'utf8');
+    text = await readTextBounded(file, READ_LIMITS.config, file);
   } catch (err) {
     throw new ProxyConfigError(`cannot read ${file}: ${(err as Error).message}`);
   }

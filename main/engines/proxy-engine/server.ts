@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { authorizeClient } from './client-auth.js';
-import { clientFormatFor, sendClientError, sendJson } from './client-errors.js';
+import { answerClientErrorsAsJson, pathOfRawPacket } from '../../infra/client-error.js';
+import { clientErrorBody, clientFormatFor, sendClientError, sendJson } from './client-errors.js';
 import type { EngineContext } from './context.js';
 import { handleManagement, MANAGEMENT_PREFIX } from './management.js';
 import { listModels } from './models.js';
@@ -22,6 +23,8 @@ export function createEngineServer(ctx: EngineContext): http.Server {
     });
   });
   server.keepAliveTimeout = 65_000;
+  // Requests Node's parser refuses (431, 400) answer in the client's format too, not an empty body.
+  answerClientErrorsAsJson(server, ({ status, message }, raw) => clientErrorBody(clientFormatFor(pathOfRawPacket(raw)), status, message));
   return server;
 }
 

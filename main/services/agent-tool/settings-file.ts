@@ -4,6 +4,8 @@ import { writeFileAtomic } from '../../infra/atomic-write.js';
 import { writeBackup } from '../../infra/backup.js';
 import { serializeFile } from '../../infra/file-lock.js';
 import { errorMessage, isNotFound, statMtime, toMtime } from '../../infra/file-stat.js';
+import { JSON_TOO_DEEP, jsonTooDeep } from '../../infra/json-depth.js';
+import { READ_LIMITS, readTextBounded } from '../../infra/bounded-read.js';
 import { advanceMtime } from '../../infra/mtime-advance.js';
 import { checkMtime } from '../mtime-conflict.js';
 
@@ -46,7 +48,7 @@ export async function readSettingsFile(file: string): Promise<SettingsFileState>
   if (!stat.isFile()) return { ...base, content: '', settings: null, parseError: 'not a regular file' };
   let content: string;
   try {
-    content = await fs.readFile(file, 'utf8');
+    content = await readTextBounded(file, READ_LIMITS.settings);
   } catch (err) {
     return { ...base, content: '', settings: null, parseError: `cannot be read: ${errorMessage(err)}` };
   }
@@ -59,6 +61,7 @@ export async function readSettingsFile(file: string): Promise<SettingsFileState>
 
 /** JSON whose root is an object; anything else throws InvalidSettingsJsonError. */
 export function parseSettingsObject(content: string): Record<string, unknown> {
+  if (jsonTooDeep(content)) throw new InvalidSettingsJsonError(JSON_TOO_DEEP);
   let value: unknown;
   try {
     value = JSON.parse(content);
@@ -119,7 +122,7 @@ async function followLink(file: string): Promise<string> {
 
 async function readIfFile(file: string): Promise<string | null> {
   try {
-    return await fs.readFile(file, 'utf8');
+    return await readTextBounded(file, READ_LIMITS.settings);
   } catch (err) {
     if (isNotFound(err)) return null;
     throw err;

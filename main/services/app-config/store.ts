@@ -7,6 +7,8 @@ import { advanceMtime } from '../../infra/mtime-advance.js';
 import { errorMessage, isNotFound, toMtime } from '../../infra/file-stat.js';
 import { appConfigSchema, type AppConfig } from './schema.js';
 import { describeIssue } from '../../infra/zod-issue.js';
+import { TOO_DEEP, valueTooDeep } from '../../infra/json-depth.js';
+import { READ_LIMITS, readTextBounded } from '../../infra/bounded-read.js';
 
 /** config.yaml could not be parsed or validated; endpoints answer 500 "Invalid config file". */
 export class ConfigFileError extends Error {
@@ -76,7 +78,7 @@ export class AppConfigStore {
     let text: string | null;
     let mtime: number | null;
     try {
-      const [content, stat] = await Promise.all([fs.readFile(this.file, 'utf8'), fs.stat(this.file)]);
+      const [content, stat] = await Promise.all([readTextBounded(this.file, READ_LIMITS.config), fs.stat(this.file)]);
       text = content;
       mtime = toMtime(stat.mtimeMs);
     } catch (err) {
@@ -85,7 +87,13 @@ export class AppConfigStore {
       mtime = null;
     }
     const lines = new LineCounter();
-    const doc = YAML.parseDocument(text ?? '', { prettyErrors: true, keepSourceTokens: false, lineCounter: lines });
+    let doc: Document;
+    try {
+      doc = YAML.parseDocument(text ?? '', { prettyErrors: true, keepSourceTokens: false, lineCounter: lines });
+    } catch (err) {
+      // The library's own limits (a stack overflow on absurd nesting): the file is unreadable.
+      throw new ConfigFileError(`${this.file}: ${errorMessage(err).split('\n')[0]}`);
+    }
     if (doc.errors.length > 0) throw new ConfigFileError(`${this.file}: ${describeYamlError(doc.errors[0]!)}`);
     if (doc.contents !== null && !isMap(doc.contents)) {
       throw new ConfigFileError(`${this.file}: the top level must be a mapping`);
@@ -101,6 +109,7 @@ export class AppConfigStore {
     } catch (err) {
       throw new ConfigFileError(`${this.file}: ${errorMessage(err)}`); // e.g. too many aliases
     }
+    if (valueTooDeep(raw)) throw new ConfigFileError(`${this.file}: ${TOO_DEEP}`);
     const parsed = appConfigSchema.safeParse(raw);
     if (parsed.success) return parsed.data;
     const line = lineOfIssue(doc, lines, parsed.error);

@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { FileTooLargeError, READ_LIMITS, readBounded } from '../../infra/bounded-read.js';
 import { isNotFound, toMtime } from '../../infra/file-stat.js';
 import { isSafeFileName, resolveInside } from '../../infra/safe-path.js';
 import { ProxyError } from './errors.js';
@@ -41,9 +42,10 @@ export class AuthFiles {
     try {
       const stat = await fs.lstat(file);
       if (!stat.isFile()) throw new ProxyError('auth-file-not-found');
-      return { name, content: await fs.readFile(file) };
+      return { name, content: await readBounded(file, READ_LIMITS.authFile) };
     } catch (err) {
       if (isNotFound(err)) throw new ProxyError('auth-file-not-found');
+      if (err instanceof FileTooLargeError) throw new ProxyError('file-too-large', err.message);
       throw err;
     }
   }

@@ -1,7 +1,7 @@
-import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import readline from 'node:readline';
+import { FileTooLargeError, READ_LIMITS, readTextBounded } from '../../infra/bounded-read.js';
+import { forEachLine } from '../../infra/line-reader.js';
 import { isNotFound, toMtime } from '../../infra/file-stat.js';
 import { isSafeFileName, resolveInside } from '../../infra/safe-path.js';
 import { ErrorLogScanner, type ErrorLogFacts } from './error-log-parse.js';
@@ -51,9 +51,10 @@ export class ErrorLogs {
     try {
       const stat = await fs.lstat(file);
       if (!stat.isFile()) throw new ProxyError('log-not-found');
-      return await fs.readFile(file, 'utf8');
+      return await readTextBounded(file, READ_LIMITS.errorLogText);
     } catch (err) {
       if (isNotFound(err)) throw new ProxyError('log-not-found');
+      if (err instanceof FileTooLargeError) throw new ProxyError('file-too-large', `${err.message}: open ${file} in an editor`);
       throw err;
     }
   }
@@ -63,7 +64,7 @@ export class ErrorLogs {
     try {
       const stat = await fs.lstat(absolutePath);
       if (!stat.isFile()) return null;
-      return { name, size: stat.size, mtime: toMtime(stat.mtimeMs), absolutePath, ...(await scanFile(absolutePath)) };
+      return { name, size: stat.size, mtime: toMtime(stat.mtimeMs), absolutePath, ...(await scanFile(absolutePath, stat.size)) };
     } catch (err) {
       // Rotated away between readdir and stat: simply not listed.
       if (isNotFound(err)) return null;
@@ -72,9 +73,31 @@ export class ErrorLogs {
   }
 }
 
-async function scanFile(file: string): Promise<ErrorLogFacts> {
-  const scanner = new ErrorLogScanner();
-  const lines = readline.createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
-  for await (const line of lines) scanner.push(line);
-  return scanner.result();
+/** What the listing reads of a log: its head (the request) and its tail (the last response). */
+const SCAN_HEAD_BYTES = 4 * 1024 * 1024;
+const SCAN_TAIL_BYTES = 1024 * 1024;
+/** Longer lines are cut: the scanner keeps at most 1 MiB of a body anyway. */
+const SCAN_LINE_BYTES = 1024 * 1024;
+
+/**
+ * The listing's facts of one log, reading at most 5 MiB of it whatever its size: the model is in
+ * the request body at the start, the status in the last response section at the end.
+ */
+async function scanFile(file: string, size: number): Promise<ErrorLogFacts> {
+  const handle = await fs.open(file, 'r');
+  try {
+    const head = new ErrorLogScanner();
+    const push = (line: string) => head.push(line);
+    if (size <= SCAN_HEAD_BYTES + SCAN_TAIL_BYTES) {
+      await forEachLine(handle, { from: 0, to: size }, SCAN_LINE_BYTES, push);
+      return head.result();
+    }
+    await forEachLine(handle, { from: 0, to: SCAN_HEAD_BYTES }, SCAN_LINE_BYTES, push);
+    const tail = new ErrorLogScanner();
+    await forEachLine(handle, { from: size - SCAN_TAIL_BYTES, to: size, skipFirst: true }, SCAN_LINE_BYTES, (line) => tail.push(line));
+    const first = head.result();
+    return { model: first.model, statusCode: tail.result().statusCode ?? first.statusCode };
+  } finally {
+    await handle.close();
+  }
 }

@@ -20,7 +20,9 @@ export type ProxyErrorCode =
   | 'invalid-account'
   | 'account-not-found'
   | 'quota-rate-limited'
-  | 'quota-failed';
+  | 'quota-failed'
+  /** An error log or auth file over its read limit (infra/bounded-read.ts). */
+  | 'file-too-large';
 
 export class ProxyError extends Error {
   constructor(

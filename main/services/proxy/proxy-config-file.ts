@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import { parseProxyConfig, ProxyConfigError } from '../../engines/proxy-engine/config.js';
 import { writeFileAtomic } from '../../infra/atomic-write.js';
 import { writeBackup } from '../../infra/backup.js';
+import { FileTooLargeError, READ_LIMITS, readTextBounded } from '../../infra/bounded-read.js';
 import type { Clock } from '../../infra/clock.js';
 import { serializeFile } from '../../infra/file-lock.js';
 import { errorMessage, isNotFound, toMtime } from '../../infra/file-stat.js';
@@ -71,10 +72,11 @@ export class ProxyConfigFile {
 
 async function readCurrent(file: string): Promise<{ content: string; mtime: number } | null> {
   try {
-    const [content, stat] = await Promise.all([fs.readFile(file, 'utf8'), fs.stat(file)]);
+    const [content, stat] = await Promise.all([readTextBounded(file, READ_LIMITS.config), fs.stat(file)]);
     return { content, mtime: toMtime(stat.mtimeMs) };
   } catch (err) {
     if (isNotFound(err)) return null;
+    if (err instanceof FileTooLargeError) throw new ProxyError('file-too-large', `${err.message}: replace ${file} by hand`);
     throw err;
   }
 }

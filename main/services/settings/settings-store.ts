@@ -10,6 +10,8 @@ import type { Paths } from '../../infra/paths.js';
 import { SettingsError } from './errors.js';
 import { settingsFileOf } from './profile-name.js';
 import { isRecord } from '../../infra/json-checks.js';
+import { JSON_TOO_DEEP, jsonTooDeep } from '../../infra/json-depth.js';
+import { READ_LIMITS, readBounded } from '../../infra/bounded-read.js';
 
 export type SettingsData = Record<string, unknown>;
 
@@ -122,7 +124,7 @@ async function readSnapshot(file: string): Promise<SettingsSnapshot | null> {
     const handle = await fs.open(file, 'r');
     try {
       mtime = toMtime((await handle.stat()).mtimeMs);
-      bytes = await handle.readFile();
+      bytes = await readBounded(handle, READ_LIMITS.settings, file);
     } finally {
       await handle.close();
     }
@@ -135,6 +137,7 @@ async function readSnapshot(file: string): Promise<SettingsSnapshot | null> {
 }
 
 function parseSettings(text: string): { data: SettingsData | undefined; parseError?: string } {
+  if (jsonTooDeep(text)) return { data: undefined, parseError: JSON_TOO_DEEP };
   let value: unknown;
   try {
     value = JSON.parse(text);

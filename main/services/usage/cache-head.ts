@@ -7,8 +7,11 @@ export interface CacheIdentity {
   instancesDir: string;
 }
 
-/** path, size, mtimeMs, ino, offset, fingerprint, malformed, tailMalformed, records, tail records, string table. */
-export type FileRow = [string, number, number, number, number, string, number, number, number, number, string[]];
+/**
+ * path, size, mtimeMs, ino, offset, fingerprint, malformed, tailMalformed, records, tail records,
+ * string table, oversized lines (absent in caches written before it was counted: 0).
+ */
+export type FileRow = [string, number, number, number, number, string, number, number, number, number, string[], number?];
 
 export interface CacheHead {
   sources: CacheIdentity;
@@ -41,7 +44,7 @@ export function checkHead(h: unknown): CacheHead | null {
 function isRow(row: unknown): row is FileRow {
   return (
     Array.isArray(row) &&
-    row.length === 11 &&
+    (row.length === 11 || (row.length === 12 && isCount(row[11]))) &&
     typeof row[0] === 'string' &&
     [row[1], row[2], row[3], row[4]].every(Number.isFinite) &&
     typeof row[5] === 'string' &&

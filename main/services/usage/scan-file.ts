@@ -21,6 +21,8 @@ export interface FileRead {
   tail: UsageRecord[];
   malformed: number;
   tailMalformed: number;
+  /** Complete lines longer than MAX_LINE_BYTES (newline included): skipped without being held, counted. */
+  oversized: number;
   /** Digest of the file's first and last bytes before `offset`, to tell an append from a rewrite. */
   fingerprint: string;
 }
@@ -30,7 +32,10 @@ export interface ReadTask {
   start: number;
 }
 
-/** A buffer reused across files so a scan allocates once, grown only for lines longer than it. */
+/**
+ * A buffer reused across files so a scan allocates once, grown only for lines longer than it, up
+ * to MAX_LINE_BYTES: a longer line is skipped, so a scan never holds more than that of one line.
+ */
 export interface Scratch {
   buffer: Buffer;
 }
@@ -46,9 +51,15 @@ export function newScratch(bytes = 4 << 20): Scratch {
 const MARKER = Buffer.from('"output_tokens":');
 const NEWLINE = 0x0a;
 const FINGERPRINT_BYTES = 1024;
+/**
+ * The longest line read, its newline included. No request line comes near this (they are a few KiB; tool output can reach megabytes). A longer
+ * line is read through in buffer-sized pieces and dropped, never gathered: a 1 GB line once took
+ * the server to 2 GB of memory.
+ */
+export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 /** Reads a transcript from `start` with one reused buffer, parsing only lines that can hold usage. */
-export function readTranscript(task: ReadTask, scratch: Scratch, pricing: Pricing): FileRead {
+export function readTranscript(task: ReadTask, scratch: Scratch, pricing: Pricing, maxLineBytes = MAX_LINE_BYTES): FileRead {
   const fd = fs.openSync(task.path, 'r');
   try {
     const stat = fs.fstatSync(fd);
@@ -63,9 +74,10 @@ export function readTranscript(task: ReadTask, scratch: Scratch, pricing: Pricin
       tail: [],
       malformed: 0,
       tailMalformed: 0,
+      oversized: 0,
       fingerprint: '',
     };
-    const end = scanLines(fd, read, stat.size, scratch);
+    const end = scanLines(fd, read, stat.size, scratch, maxLineBytes);
     // Priced and reduced here, in the reading thread: the main thread only merges winners.
     for (const r of read.records) r.cost = pricing.costOf(r);
     for (const r of read.tail) r.cost = pricing.costOf(r);
@@ -79,12 +91,18 @@ export function readTranscript(task: ReadTask, scratch: Scratch, pricing: Pricin
 }
 
 /** Returns how far the file could be read (less than `size` when it shrank meanwhile). */
-function scanLines(fd: number, read: FileRead, size: number, scratch: Scratch): number {
+function scanLines(fd: number, read: FileRead, size: number, scratch: Scratch, maxLineBytes: number): number {
   let filePos = read.start;
   let carry = 0; // bytes of an unfinished line kept at the start of the buffer
+  let skipping = false; // inside a line over maxLineBytes: its bytes so far are dropped
   while (filePos < size) {
     let buf = scratch.buffer;
-    if (carry === buf.length) buf = grow(scratch, carry);
+    if (carry === buf.length) {
+      if (buf.length >= maxLineBytes) {
+        skipping = true;
+        carry = 0;
+      } else buf = grow(scratch, carry, maxLineBytes);
+    }
     const n = fs.readSync(fd, buf, carry, Math.min(buf.length - carry, size - filePos), filePos);
     if (n === 0) break;
     const chunkStart = filePos - carry; // file offset of buf[0]
@@ -93,7 +111,18 @@ function scanLines(fd: number, read: FileRead, size: number, scratch: Scratch): 
     // Searches must stop at `filled`: past it lie stale bytes of earlier files.
     const view = buf.subarray(0, filled);
     let pos = 0;
-    let marker = view.indexOf(MARKER, 0);
+    if (skipping) {
+      const end = view.indexOf(NEWLINE);
+      if (end === -1) {
+        carry = 0;
+        continue;
+      }
+      skipping = false;
+      read.oversized++;
+      pos = end + 1;
+      read.offset = chunkStart + pos;
+    }
+    let marker = view.indexOf(MARKER, pos);
     for (;;) {
       const nl = view.indexOf(NEWLINE, pos);
       if (nl === -1) break;
@@ -109,7 +138,8 @@ function scanLines(fd: number, read: FileRead, size: number, scratch: Scratch): 
     carry = filled - pos;
     if (carry > 0 && pos > 0) buf.copy(buf, 0, pos, filled);
   }
-  if (carry > 0) {
+  // An unfinished line still being skipped is not a line yet: the next read starts before it.
+  if (carry > 0 && !skipping) {
     const buf = scratch.buffer;
     const tailStart = filePos - carry;
     if (buf.subarray(0, carry).indexOf(MARKER) !== -1) takeLine(read, buf, 0, carry, tailStart, true);
@@ -149,8 +179,8 @@ function isSpace(byte: number): boolean {
   return byte === 0x20 || byte === 0x0d || byte === 0x09;
 }
 
-function grow(scratch: Scratch, keep: number): Buffer {
-  const bigger = Buffer.allocUnsafe(scratch.buffer.length * 2);
+function grow(scratch: Scratch, keep: number, max: number): Buffer {
+  const bigger = Buffer.allocUnsafe(Math.min(scratch.buffer.length * 2, max));
   scratch.buffer.copy(bigger, 0, 0, keep);
   scratch.buffer = bigger;
   return bigger;

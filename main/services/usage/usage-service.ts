@@ -35,6 +35,8 @@ export interface CacheStatus {
   cacheAgeHuman: string | null;
   files: number | null;
   malformedLines: number | null;
+  /** Lines over 64 MiB, skipped without being read into memory (scan-file.ts). */
+  oversizedLines: number | null;
 }
 
 export interface UsageServiceOptions {
@@ -154,7 +156,7 @@ export class UsageService {
   async status(): Promise<CacheStatus> {
     await this.loaded;
     if (this.lastFetch === null) {
-      return { cached: false, lastFetch: null, lastFetchHuman: null, cacheAge: null, cacheAgeHuman: null, files: null, malformedLines: null };
+      return { cached: false, lastFetch: null, lastFetchHuman: null, cacheAge: null, cacheAgeHuman: null, files: null, malformedLines: null, oversizedLines: null };
     }
     const age = Math.max(0, this.ctx.clock.now() - this.lastFetch);
     return {
@@ -165,6 +167,7 @@ export class UsageService {
       cacheAgeHuman: humanAge(age),
       files: this.store.files.size,
       malformedLines: this.store.malformedLines(),
+      oversizedLines: this.store.oversizedLines(),
     };
   }
 

@@ -16,6 +16,8 @@ export interface FileState {
   tail: UsageRecord[];
   malformed: number;
   tailMalformed: number;
+  /** Lines over the scanner's bound, skipped (scan-file.ts). */
+  oversized: number;
 }
 
 /** Requests indexed between two pauses of warmIndex(): a few milliseconds of work. */
@@ -62,6 +64,7 @@ export class UsageStore {
         tail: read.tail,
         malformed: (appended ? before.malformed : 0) + read.malformed,
         tailMalformed: read.tailMalformed,
+        oversized: (appended ? before.oversized : 0) + read.oversized,
       });
       added.push(...read.records, ...read.tail);
       touched.add(read.path);
@@ -182,6 +185,12 @@ export class UsageStore {
   malformedLines(): number {
     let n = 0;
     for (const f of this.files.values()) n += f.malformed + f.tailMalformed;
+    return n;
+  }
+
+  oversizedLines(): number {
+    let n = 0;
+    for (const f of this.files.values()) n += f.oversized;
     return n;
   }
 

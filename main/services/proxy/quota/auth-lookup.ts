@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { READ_LIMITS, readTextBounded } from '../../../infra/bounded-read.js';
 import { isNotFound } from '../../../infra/file-stat.js';
 import { isSafeFileName } from '../../../infra/safe-path.js';
 import { isRecord, type AuthRecord } from './types.js';
@@ -33,7 +34,8 @@ async function readAuth(file: string): Promise<AuthRecord | null> {
   try {
     const stat = await fs.lstat(file);
     if (!stat.isFile()) return null;
-    const parsed: unknown = JSON.parse(await fs.readFile(file, 'utf8'));
+    // Too large (or unreadable): not an auth record, like any other file that is not one.
+    const parsed: unknown = JSON.parse(await readTextBounded(file, READ_LIMITS.authFile));
     return isRecord(parsed) ? parsed : null;
   } catch {
     return null;

@@ -7,6 +7,7 @@ import { MAX_BODY_BYTES } from '../../../../main/engines/bridge-daemon/request-b
 import { createBridgeServer, type BridgeServerOptions } from '../../../../main/engines/bridge-daemon/server.js';
 import { ManualClock } from '../../../../main/infra/clock.js';
 import { createLogger } from '../../../../main/infra/logger.js';
+import { rawExchange, requestHead } from '../../../helpers/raw-http.js';
 import { startFakeUpstream, UPSTREAM_MODELS, type FakeUpstream } from '../../../fixtures/bridge/fake-upstream.js';
 
 const TOKEN = 'sb-bridge-' + 'c'.repeat(48);
@@ -242,8 +243,23 @@ describe('bridge daemon: models', () => {
   });
 });
 
+/** All of `body`, in one write or (paced) in 512 KiB pieces 10 ms apart, as a slower sender would. */
+async function writePaced(req: http.ClientRequest, body: Buffer, paced: boolean): Promise<void> {
+  if (!paced) {
+    req.end(body);
+    return;
+  }
+  const piece = 512 * 1024;
+  for (let at = 0; at < body.length; at += piece) {
+    if (req.destroyed) return;
+    req.write(body.subarray(at, at + piece));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  req.end();
+}
+
 /** A raw request: fetch() cannot send a body larger than it declares or stop half-way. */
-function rawPost(path: string, headers: Record<string, string | number>, write: (req: http.ClientRequest) => void) {
+function rawPost(path: string, headers: Record<string, string | number>, write: (req: http.ClientRequest) => unknown) {
   return new Promise<{ status: number; body: string }>((resolve, reject) => {
     const req = http.request(base + path, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', ...headers }, agent: false });
     req.on('response', (res) => {
@@ -284,6 +300,32 @@ describe('bridge daemon: limits and disconnects', () => {
     expect(Buffer.byteLength(exact)).toBe(MAX_BODY_BYTES);
     const ok = await rawPost('/v1/chat/completions', {}, (req) => req.end(exact));
     expect(ok.status).toBe(200);
+  });
+
+  it('a client that writes its whole body (just over 10 MiB) before reading gets the 413, never EPIPE', async () => {
+    // What the SDKs do: declare the length, write everything, then read. Before the body was
+    // drained first, 2 of 3 such requests failed with EPIPE / ECONNRESET instead of the status.
+    const body = Buffer.alloc(MAX_BODY_BYTES + 256 * 1024, 0x20);
+    for (const paced of [false, true]) {
+      const res = await rawPost('/v1/messages', { 'content-length': body.length }, (req) => writePaced(req, body, paced));
+      expect(res.status).toBe(413);
+      expect(JSON.parse(res.body)).toMatchObject({ type: 'error', error: { type: 'request_too_large' } });
+    }
+    // fetch (undici, under the official TypeScript SDKs) reads it too.
+    const viaFetch = await fetch(base + '/v1/chat/completions', { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body });
+    expect(viaFetch.status).toBe(413);
+    expect(upstream.requests).toEqual([]);
+  });
+
+  it("answers what Node's parser refuses (431, 400) as JSON in the route's format", async () => {
+    const port = Number(new URL(base).port);
+    const headers = Array.from({ length: 3000 }, (_, i) => `X-Filler-${i}: v`);
+    const big = await rawExchange(port, requestHead(port, 'POST /v1/messages HTTP/1.1', headers));
+    expect(big.status).toBe(431);
+    expect(JSON.parse(big.body)).toMatchObject({ type: 'error', error: { message: expect.stringContaining('headers') } });
+    const lying = await rawExchange(port, requestHead(port, 'POST /v1/chat/completions HTTP/1.1', ['Content-Length: 1x']));
+    expect(lying.status).toBe(400);
+    expect(JSON.parse(lying.body)).toMatchObject({ error: { message: 'Invalid Content-Length header' } });
   });
 
   it('aborts the upstream request at once when a streaming client disconnects', async () => {

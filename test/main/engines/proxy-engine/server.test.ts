@@ -6,6 +6,7 @@ import { parseProxyConfig } from '../../../../main/engines/proxy-engine/config.j
 import type { EngineContext } from '../../../../main/engines/proxy-engine/context.js';
 import { createEngineServer } from '../../../../main/engines/proxy-engine/server.js';
 import { SessionTracker } from '../../../../main/engines/proxy-engine/sessions.js';
+import { rawExchange, requestHead } from '../../../helpers/raw-http.js';
 
 const KEY = 'sk-sb-testkeytestkeytestkeytestkey12';
 const SECRET = 'management-secret-0123456789abcdef';
@@ -135,5 +136,21 @@ describe('SessionTracker', () => {
     expect(t.count(15 * 60_000 - 1)).toBe(2);
     expect(t.count(15 * 60_000)).toBe(1);
     expect(t.count(19 * 60_000)).toBe(0);
+  });
+});
+
+describe("requests Node's parser refuses", () => {
+  const port = () => Number(new URL(base).port);
+  it('431 for too many headers, in the Anthropic format on /v1/messages', async () => {
+    const headers = Array.from({ length: 3000 }, (_, i) => `X-Filler-${i}: v`);
+    const res = await rawExchange(port(), requestHead(port(), 'POST /v1/messages HTTP/1.1', headers));
+    expect(res.status).toBe(431);
+    expect(JSON.parse(res.body)).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+  });
+
+  it('400 for a lying Content-Length, in the OpenAI format elsewhere', async () => {
+    const res = await rawExchange(port(), requestHead(port(), 'POST /v1/chat/completions HTTP/1.1', ['Content-Length: 12abc']));
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body)).toEqual({ error: { message: 'Invalid Content-Length header', type: 'invalid_request_error', code: null } });
   });
 });

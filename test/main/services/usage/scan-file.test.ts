@@ -137,3 +137,38 @@ describe('UsageLoader incremental scans', () => {
     expect(kept(store)).toEqual([2]);
   });
 });
+
+describe('readTranscript: lines over the bound', () => {
+  const small = (file: string, start = 0, scratch = newScratch(256)) => readTranscript({ path: file, start }, scratch, pricing, 4096);
+
+  it('skips a line over the bound between normal lines, counts it, and never grows the buffer past the bound', async () => {
+    const file = path.join(dir, 's.jsonl');
+    // The oversize line holds the usage marker too: it must not be parsed (or held) for it.
+    const huge = assistantLine({ msg: 'huge', output: 99 }).replace('"content":', `"pad":"${'x'.repeat(200_000)}","content":`);
+    await fs.writeFile(file, [assistantLine({ msg: 'a', output: 1 }), huge, assistantLine({ msg: 'b', output: 2 })].join('\n') + '\n');
+    const scratch = newScratch(256);
+    const r = small(file, 0, scratch);
+    expect(outputs(r)).toEqual([1, 2]);
+    expect(r.oversized).toBe(1);
+    expect(r.malformed).toBe(0);
+    expect(r.offset).toBe((await fs.stat(file)).size);
+    expect(scratch.buffer.length).toBeLessThanOrEqual(4096);
+  });
+
+  it('a line that fits the bound with its newline is still read; an unfinished oversize last line is left for later', async () => {
+    const file = path.join(dir, 's.jsonl');
+    const line = assistantLine({ msg: 'a', output: 1 });
+    const fitted = line.replace('"content":', `"pad":"${'x'.repeat(4095 - line.length - 9)}","content":`);
+    expect(Buffer.byteLength(`${fitted}\n`)).toBe(4096);
+    await fs.writeFile(file, `${fitted}\n${'y'.repeat(10_000)}`);
+    const r = small(file);
+    expect(outputs(r)).toEqual([1]);
+    expect(r.oversized).toBe(0);
+    expect(r.tailMalformed).toBe(0);
+    expect(r.offset).toBe(4096);
+    await fs.appendFile(file, `\n${assistantLine({ msg: 'b', output: 2 })}\n`);
+    const next = small(file, r.offset);
+    expect(outputs(next)).toEqual([2]);
+    expect(next.oversized).toBe(1);
+  });
+});

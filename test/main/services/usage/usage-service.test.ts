@@ -100,6 +100,7 @@ describe('status', () => {
       cacheAgeHuman: null,
       files: null,
       malformedLines: null,
+      oversizedLines: null,
     });
     await h.append('p/s.jsonl', [line('a', 1), 'garbage']);
     await inputOf();
@@ -113,6 +114,7 @@ describe('status', () => {
       cacheAgeHuman: '1 minute',
       files: 1,
       malformedLines: 1,
+      oversizedLines: 0,
     });
   });
 });
