@@ -11,7 +11,7 @@ import { startTestApp, type TestApp } from '../../helpers/app.js';
  * shares two cores with the test runner; the bench reports the real figures.
  */
 
-const generator = path.resolve(__dirname, '../../../../shared/tools/gen-usage.mjs');
+const generator = path.resolve(__dirname, '../../../scripts/gen-usage.mjs');
 
 let app: TestApp;
 beforeAll(async () => {
