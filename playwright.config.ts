@@ -5,6 +5,9 @@ export default defineConfig({
   outputDir: 'test-results/e2e',
   timeout: 60_000,
   workers: 1,
+  // Fails the run naming any process it started that is still alive at the end (test/global/).
+  globalSetup: './test/global/playwright-setup.ts',
+  globalTeardown: './test/global/playwright-teardown.ts',
   reporter: process.env.CI ? [['line'], ['json', { outputFile: 'test-results/e2e.json' }]] : 'list',
   use: {
     launchOptions: {

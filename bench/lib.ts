@@ -52,9 +52,12 @@ async function serve(nodeArgs: string[], prepare?: Prepare): Promise<ServedApp> 
     agentDir,
     child,
     async stop() {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
+      // Idempotent: a test's afterAll may stop a server its (timed-out) body is still stopping.
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
       await fs.rm(root, { recursive: true, force: true });
     },
   };
