@@ -8,7 +8,8 @@ export default defineConfig({
   // Fails the run naming any process it started that is still alive at the end (test/global/).
   globalSetup: './test/global/playwright-setup.ts',
   globalTeardown: './test/global/playwright-teardown.ts',
-  reporter: process.env.CI ? [['line'], ['json', { outputFile: 'test-results/e2e.json' }]] : 'list',
+  // `npm test` (scripts/run-tests.mjs) adds a JSON report for its closing count.
+  reporter: process.env.CI ? 'line' : 'list',
   use: {
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

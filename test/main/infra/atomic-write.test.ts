@@ -147,7 +147,7 @@ async function compileAtomicWrite(dir: string): Promise<string> {
 function waitForReady(child: ChildProcess): Promise<void> {
   return new Promise((resolve, reject) => {
     let seen = '';
-    const timer = setTimeout(() => reject(new Error('writer did not get ready within 10 s')), 10_000);
+    const timer = setTimeout(() => reject(new Error('writer did not get ready within 60 s')), 60_000);
     child.stdout!.on('data', (chunk: Buffer) => {
       seen += chunk.toString();
       if (seen.includes('ready')) {
