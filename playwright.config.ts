@@ -3,7 +3,9 @@ import { defineConfig } from '@playwright/test';
 export default defineConfig({
   testDir: 'test/e2e',
   outputDir: 'test-results/e2e',
-  timeout: 60_000,
+  // Outer bounds only (the specs wait on conditions): generous, for a busy two-core machine.
+  timeout: 300_000,
+  expect: { timeout: 30_000 },
   workers: 1,
   // Fails the run naming any process it started that is still alive at the end (test/global/).
   globalSetup: './test/global/playwright-setup.ts',
