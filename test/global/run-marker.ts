@@ -42,7 +42,13 @@ function ancestry(): Set<number> {
   return out;
 }
 
-/** Live processes (zombies aside) carrying `marker`, other than this process and its ancestors. */
+/**
+ * The runners' own workers: vitest may still be closing its forks when the teardown runs. They
+ * are the runner's to end; what they started is not, and is still reported.
+ */
+const RUNNER_WORKER = /node_modules\/(vitest\/dist\/workers\/|playwright\/lib\/[a-z]+\/[A-Za-z]+ProcessEntry\.js)/;
+
+/** Live processes (zombies aside) carrying `marker`, other than this process, its ancestors and the runners' workers. */
 export function survivors(marker: string): Survivor[] {
   if (process.platform !== 'linux') return [];
   const needle = Buffer.from(`${RUN_MARKER}=${marker}\0`);
@@ -56,6 +62,7 @@ export function survivors(marker: string): Survivor[] {
       const s = stat(pid);
       if (!s || s.state === 'Z') continue;
       const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+      if (RUNNER_WORKER.test(cmdline)) continue;
       out.push({ pid, ppid: s.ppid, cmdline });
     } catch {
       // gone meanwhile, or not ours to read
