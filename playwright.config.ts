@@ -3,9 +3,15 @@ import { defineConfig } from '@playwright/test';
 export default defineConfig({
   testDir: 'test/e2e',
   outputDir: 'test-results/e2e',
-  timeout: 60_000,
+  // Outer bounds only (the specs wait on conditions): generous, for a busy two-core machine.
+  timeout: 300_000,
+  expect: { timeout: 30_000 },
   workers: 1,
-  reporter: process.env.CI ? [['line'], ['json', { outputFile: 'test-results/e2e.json' }]] : 'list',
+  // Fails the run naming any process it started that is still alive at the end (test/global/).
+  globalSetup: './test/global/playwright-setup.ts',
+  globalTeardown: './test/global/playwright-teardown.ts',
+  // `npm test` (scripts/run-tests.mjs) adds a JSON report for its closing count.
+  reporter: process.env.CI ? 'line' : 'list',
   use: {
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

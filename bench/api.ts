@@ -38,7 +38,7 @@ interface Row {
 const loadStart = os.loadavg();
 const tool = chooseTool();
 const app = await serveBuilt(async ({ agentDir }) => {
-  execFileSync(process.execPath, [path.resolve('../shared/tools/gen-usage.mjs'), '--out', agentDir, '--bytes', '20MB', '--seed', '3', '--quiet']);
+  execFileSync(process.execPath, [path.resolve('scripts/gen-usage.mjs'), '--out', agentDir, '--bytes', '20MB', '--seed', '3', '--quiet']);
 });
 let bare: Awaited<ReturnType<typeof startBaseline>> | undefined;
 try {

@@ -36,15 +36,30 @@ async function serve(nodeArgs: string[], prepare?: Prepare): Promise<ServedApp> 
     env: { ...process.env, SWITCHBOARD_HOME: home, SWITCHBOARD_AGENT_DIR: agentDir, SWITCHBOARD_LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m) resolve(m[1]!);
+  let url: string;
+  try {
+    url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      const timer = setTimeout(() => reject(new Error(`serve did not start within 180 s: ${out}`)), 180_000);
+      child.stdout!.on('data', (c: Buffer) => {
+        out += c.toString();
+        const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]!);
+        }
+      });
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`serve exited ${code}: ${out}`));
+      });
     });
-    child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
-  });
+  } catch (err) {
+    // A server that never came up is not left running behind the caller.
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await fs.rm(root, { recursive: true, force: true });
+    throw err;
+  }
   return {
     url,
     port: Number(new URL(url).port),
@@ -52,9 +67,12 @@ async function serve(nodeArgs: string[], prepare?: Prepare): Promise<ServedApp> 
     agentDir,
     child,
     async stop() {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
+      // Idempotent: a test's afterAll may stop a server its (timed-out) body is still stopping.
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
       await fs.rm(root, { recursive: true, force: true });
     },
   };

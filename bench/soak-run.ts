@@ -15,6 +15,11 @@ export interface SoakOptions {
   /** Connections per background route. */
   loadConnections: number;
   log?: (line: string) => void;
+  /**
+   * Aborting stops the load and the server at once. A test that gives up on the soak (its time
+   * ran out) aborts from afterAll, so the server and its children never outlive the test file.
+   */
+  signal?: AbortSignal;
 }
 
 export interface Snapshot {
@@ -94,6 +99,13 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     await usageTranscript(agentDir);
   });
   const serverPid = app.child.pid!;
+  const load: Load[] = [];
+  const abandon = () => {
+    for (const l of load) l.instance.stop();
+    void app.stop();
+  };
+  if (options.signal?.aborted) abandon();
+  options.signal?.addEventListener('abort', abandon, { once: true });
   const call = async (method: string, urlPath: string, body?: unknown) => {
     const res = await fetch(app.url + urlPath, {
       method,
@@ -103,7 +115,6 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
-  const load: Load[] = [];
   try {
     const imported = await call('POST', '/api/bridge/auth/import', { accessToken: BRIDGE_TOKEN, machineId: MACHINE_ID });
     if (imported.status !== 200) throw new Error(`bridge import: ${JSON.stringify(imported.body)}`);
@@ -176,6 +187,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       wallMs,
     };
   } finally {
+    options.signal?.removeEventListener('abort', abandon);
     for (const l of load) l.instance.stop();
     await app.stop();
   }

@@ -1,6 +1,6 @@
 // npm run bench:usage — this project's usage scanner next to ccusage 20.0.24 on generated corpora.
 //   BENCH_SIZES=100MB,1GB (default both)  BENCH_RUNS=5  BENCH_LOAD_SECONDS=10
-// Corpora are written once into bench/.corpus/<size> (gitignored) by ../shared/tools/gen-usage.mjs
+// Corpora are written once into bench/.corpus/<size> (gitignored) by scripts/gen-usage.mjs
 // --seed 42 and reused. Each measurement runs in its own process, one at a time, from a compiled
 // copy of main/ (bench/.corpus/build), so no TypeScript loader is timed.
 import { spawn, spawnSync } from 'node:child_process';
@@ -14,7 +14,7 @@ const root = process.cwd();
 const corpora = path.join(root, 'bench', '.corpus');
 const build = path.join(corpora, 'build');
 const child = path.join(build, 'dist', 'bench', 'usage-child.js');
-const generator = path.resolve(root, '../shared/tools/gen-usage.mjs');
+const generator = path.join(root, 'scripts', 'gen-usage.mjs');
 const ccusage = path.join(root, 'node_modules', '.bin', 'ccusage');
 const sizes = (process.env.BENCH_SIZES ?? '100MB,1GB').split(',').map((s) => s.trim()).filter(Boolean);
 const runs = Number(process.env.BENCH_RUNS ?? 5);

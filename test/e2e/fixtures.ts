@@ -7,8 +7,8 @@ import { expect, type Page } from '@playwright/test';
 import { startFakeUpstream } from './fake-upstream.js';
 import { serve, type Served } from './serve.js';
 
-/** Where the generator lives: `shared/` sits beside the repo (dev machines and CI alike). */
-const GEN_USAGE = path.resolve('..', 'shared', 'tools', 'gen-usage.mjs');
+/** The project's own usage-log generator (seeded, deterministic). */
+const GEN_USAGE = path.resolve('scripts', 'gen-usage.mjs');
 
 export const PROFILE = 'work';
 export const QUOTA_ACCOUNT = 'dev@example.com';

@@ -60,7 +60,7 @@ test.afterAll(() => app.stop());
 for (const scheme of ['light', 'dark'] as const) {
   test(`every page loads cleanly, passes axe and is captured (${scheme})`, async ({ page }) => {
     // 14 views with axe and a full-page screenshot each; generous for a loaded 2-core machine.
-    test.setTimeout(180_000);
+    test.setTimeout(400_000);
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
     const watch = watchPage(page);

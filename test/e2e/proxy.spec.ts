@@ -17,13 +17,13 @@ test.afterAll(async () => {
 });
 
 test('the proxy starts and stops from the dashboard', async ({ page }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(300_000);
   const watch = watchPage(page);
   await page.goto(`${app.url}/#/proxy/status`);
   const control = page.getByTestId('proxy-control');
   await expect(control.getByTestId('proxy-state')).toHaveText(/Stopped/);
   await control.getByRole('button', { name: 'Start proxy' }).click();
-  await expect(control.getByText(`Started on port ${app.proxyPort}.`)).toBeVisible({ timeout: 20_000 });
+  await expect(control.getByText(`Started on port ${app.proxyPort}.`)).toBeVisible({ timeout: 90_000 });
   await expect(control.getByTestId('proxy-state')).toHaveText(/Running/);
   await expect(control.getByText(String(app.proxyPort), { exact: true })).toBeVisible();
   const status = await apiGet<{ running: boolean; port: number }>(page, '/api/proxy/proxy-status');
@@ -36,7 +36,7 @@ test('the proxy starts and stops from the dashboard', async ({ page }) => {
 
   await page.getByRole('navigation', { name: 'Proxy sections' }).getByRole('link', { name: 'Status' }).click();
   await control.getByRole('button', { name: 'Stop proxy' }).click();
-  await expect(control.getByText(/^Stopped \(PID \d+/)).toBeVisible({ timeout: 20_000 });
+  await expect(control.getByText(/^Stopped \(PID \d+/)).toBeVisible({ timeout: 90_000 });
   await expect(control.getByTestId('proxy-state')).toHaveText(/Stopped/);
   expect(await apiGet<{ running: boolean }>(page, '/api/proxy/proxy-status')).toEqual({ running: false });
   expect(watch.errors).toEqual([]);

@@ -23,7 +23,15 @@ export async function serve(prepare?: (dirs: { home: string; agentDir: string })
     env: { ...process.env, SWITCHBOARD_HOME: home, SWITCHBOARD_AGENT_DIR: agentDir, SWITCHBOARD_LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const url = await readyUrl(child);
+  let url: string;
+  try {
+    url = await readyUrl(child);
+  } catch (err) {
+    // Never leave a server that did not come up (slow, or stuck) running behind the test.
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await fs.rm(root, { recursive: true, force: true });
+    throw err;
+  }
   let stopping = false;
   // A server that dies mid-test shows up as "Failed to fetch" in the page; say why here.
   child.once('exit', (code, signal) => {
@@ -47,7 +55,7 @@ export async function serve(prepare?: (dirs: { home: string; agentDir: string })
 function readyUrl(child: ChildProcess): Promise<string> {
   return new Promise((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`serve did not start within 120 s: ${out}`)), 120_000);
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const match = /Switchboard listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);

@@ -25,7 +25,7 @@ export function rawRequest(
         method,
         path: rawPath,
         headers: { host: `127.0.0.1:${port}`, ...options.headers },
-        timeout: options.timeoutMs ?? 10_000,
+        timeout: options.timeoutMs ?? 60_000,
       },
       (res) => {
         const chunks: Buffer[] = [];

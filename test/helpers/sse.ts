@@ -33,7 +33,7 @@ export async function openSse(url: string): Promise<SseClient> {
     comments: [],
     retry: undefined,
     ended: Promise.resolve(),
-    waitFor(predicate, timeoutMs = 5_000) {
+    waitFor(predicate, timeoutMs = 30_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
           if (!predicate(client)) return;

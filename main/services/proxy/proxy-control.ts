@@ -52,7 +52,8 @@ export class ProxyControl {
       port: async () => (await this.prepare())[1].server.port,
       launch: async () => proxyLaunchSpec(...(await this.prepare())),
       isHealthy: (port) => isHttpOk(`http://${urlHost(this.view.host)}:${port}/`, 1_000),
-      readyTimeoutMs: options.readyTimeoutMs ?? 10_000,
+      // As long as the bridge's: on a busy machine a slow start is not a failed one (a crash still ends it at once).
+      readyTimeoutMs: options.readyTimeoutMs ?? 30_000,
       readyPollMs: options.readyPollMs ?? 50,
       stopGraceMs: options.stopGraceMs ?? 5_000,
       exitWatchMs: options.exitWatchMs ?? 500,

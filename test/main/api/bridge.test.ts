@@ -325,7 +325,7 @@ describe('app lifecycle', () => {
     });
     let pid: number | null = null;
     try {
-      for (let i = 0; i < 100 && pid === null; i++) {
+      for (const until = Date.now() + 60_000; pid === null && Date.now() < until; ) {
         pid = (await a.json('GET', '/api/bridge/status')).body.pid;
         if (pid === null) await new Promise((r) => setTimeout(r, 100));
       }

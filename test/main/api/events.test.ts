@@ -31,7 +31,7 @@ async function open(url: string): Promise<SseClient> {
 }
 
 /** Polls a condition that changes asynchronously (socket close reaching the server). */
-async function eventually(check: () => boolean, timeoutMs = 5_000): Promise<void> {
+async function eventually(check: () => boolean, timeoutMs = 30_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > until) throw new Error('condition not met in time');

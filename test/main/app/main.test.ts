@@ -54,7 +54,7 @@ beforeAll(async () => {
   await vi.waitFor(() => {
     expect(electron.fake.windows[0]?.loadedUrl).toBeDefined();
     expect(electron.fake.trays[0]?.menus.length).toBeGreaterThan(0);
-  }, { timeout: 10_000 });
+  }, { timeout: 60_000 });
   origin = new URL(electron.fake.windows[0]!.loadedUrl!).origin;
 });
 
@@ -175,7 +175,7 @@ describe('desktop main process (against a fake electron module)', () => {
   it('Quit closes the API and services first, then quits', async () => {
     const { log, trays } = electron.fake;
     (trays[0]!.menus.at(-1)!.template.find((m) => m.label === 'Quit Switchboard')!.click as () => void)();
-    await vi.waitFor(() => expect(log).toContain('quit-completed'), { timeout: 10_000 });
+    await vi.waitFor(() => expect(log).toContain('quit-completed'), { timeout: 60_000 });
     expect(log).toContain('tray.destroy');
     await expect(fetch(`${origin}/api/openapi.json`)).rejects.toThrow();
   });
@@ -189,7 +189,7 @@ describe('a second instance', () => {
     fake.lockGranted = false;
     const [logStart, windowsBefore, traysBefore] = [fake.log.length, fake.windows.length, fake.trays.length];
     await import('../../../main/app/main.js');
-    await new Promise((r) => setTimeout(r, 100));
+    await vi.waitFor(() => expect(fake.log.slice(logStart)).toContain('quit-completed'), { timeout: 30_000 });
     expect(fake.log.slice(logStart)).toEqual(['requestSingleInstanceLock', 'app.quit', 'quit-completed']);
     expect([fake.windows.length, fake.trays.length]).toEqual([windowsBefore, traysBefore]);
   });

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApiClient } from '../../../main/app/api-client.js';
 import type { DesktopNotice } from '../../../main/app/notifications.js';
 import type { AppStatus, StatusSource } from '../../../main/app/status-source.js';
@@ -234,8 +234,7 @@ describe('TrayController', () => {
     });
     await controller.start();
     const after = source.reads;
-    await new Promise((r) => setTimeout(r, 200));
-    expect(source.reads).toBeGreaterThan(after);
+    await vi.waitFor(() => expect(source.reads).toBeGreaterThan(after), { timeout: 30_000 });
   });
 
   describe('profile commands (issue 18)', () => {

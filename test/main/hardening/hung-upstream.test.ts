@@ -66,7 +66,7 @@ upstreams:
 routing: { cooldown_seconds: 0.01, connect_timeout_seconds: 1, first_byte_timeout_seconds: ${LIMIT_MS / 1000} }
 `,
     );
-  }, 30_000);
+  }, 120_000);
   afterAll(async () => {
     await engine?.stop();
     await cleanup?.();

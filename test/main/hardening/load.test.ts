@@ -7,11 +7,13 @@ import { startTestApp, type TestApp } from '../../helpers/app.js';
 
 /**
  * The CI-sized version of `npm run bench:api`: cached reads under concurrent load answer without
- * a single error, and concurrent profile writes lose nothing. Bounds are generous because CI
- * shares two cores with the test runner; the bench reports the real figures.
+ * a single error, and concurrent profile writes lose nothing. A fixed number of requests, not a
+ * duration, and no latency bound: on a busy machine speed varies, correctness must not; the
+ * bench reports the real figures.
  */
+const REQUESTS = 400;
 
-const generator = path.resolve(__dirname, '../../../../shared/tools/gen-usage.mjs');
+const generator = path.resolve(__dirname, '../../../scripts/gen-usage.mjs');
 
 let app: TestApp;
 beforeAll(async () => {
@@ -25,11 +27,12 @@ beforeAll(async () => {
   });
   expect(put.status).toBe(200);
   expect((await app.json('GET', '/api/usage/summary')).status).toBe(200);
-}, 60_000);
+}, 180_000);
 afterAll(() => app?.stop());
 
 async function hammer(urlPath: string) {
-  return autocannon({ url: app.url + urlPath, connections: 50, duration: 2 });
+  // 60 s per request: a request only times out if the server stopped answering it.
+  return autocannon({ url: app.url + urlPath, connections: 50, amount: REQUESTS, timeout: 60 });
 }
 
 describe('load', () => {
@@ -38,10 +41,8 @@ describe('load', () => {
       const r = await hammer(route);
       expect(r.errors + r.timeouts).toBe(0);
       expect(r.non2xx).toBe(0);
-      expect(r.requests.total).toBeGreaterThan(200);
-      // Generous: vitest runs other heavy files beside this one on two cores; errors must be zero.
-      expect(r.latency.p99).toBeLessThan(2_000);
-    }, 30_000);
+      expect(r['2xx']).toBe(REQUESTS);
+    }, 300_000);
   }
 
   it('keeps every concurrent profile write whole: the file ends as one of the versions sent', async () => {
@@ -54,5 +55,5 @@ describe('load', () => {
     expect(stored.env.PROVIDER_AUTH_TOKEN).toBe(winner.env.PROVIDER_AUTH_TOKEN);
     const leftovers = (await fs.readdir(app.home)).filter((n) => n.endsWith('.tmp'));
     expect(leftovers).toEqual([]);
-  }, 30_000);
+  }, 120_000);
 });

@@ -163,17 +163,19 @@ describe('ProcessSupervisor faults', () => {
     expect(f.supervisor.status().lastExit).toMatchObject({ signal: 'SIGKILL', expected: true });
   });
 
-  it('leaves no process behind after 50 start/stop cycles', async () => {
+  // 20 cycles: each spawns a Node child, which takes seconds on a busy machine (bench:soak runs 200).
+  it('leaves no process behind after 20 start/stop cycles', async () => {
     const f = await make();
     const pids: number[] = [];
-    for (let i = 0; i < 50; i++) {
+    for (let i = 0; i < 20; i++) {
       pids.push((await f.supervisor.start()).pid);
       await f.supervisor.stop();
     }
-    expect(pids).toHaveLength(50);
+    expect(pids).toHaveLength(20);
+    expect(new Set(pids).size).toBe(20);
     expect(pids.filter(isProcessAlive)).toEqual([]);
     expect(fakeChildren()).toEqual([]);
-  }, 60_000);
+  }, 300_000);
 });
 
 describe('ProcessSupervisor adoption', () => {

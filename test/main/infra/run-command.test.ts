@@ -52,11 +52,12 @@ describe('runCommand', () => {
       env: { ...process.env, FAKE_AGENT_PID_FILE: pidFile },
     });
     expect(result.timedOut).toBe(true);
-    expect(Date.now() - started).toBeLessThan(4_000);
+    // it gave up on the hung child instead of waiting for it (a generous bound: the machine may be busy)
+    expect(Date.now() - started).toBeLessThan(15_000);
     const pids = (await fs.readFile(pidFile, 'utf8')).trim().split(' ').map(Number);
     expect(pids).toHaveLength(2);
     // SIGKILL to the group is delivered at once, but the kernel may take a moment to reap.
-    await expect.poll(async () => (await Promise.all(pids.map(alive))).some(Boolean), { timeout: 2_000 }).toBe(false);
+    await expect.poll(async () => (await Promise.all(pids.map(alive))).some(Boolean), { timeout: 15_000 }).toBe(false);
   });
 
   it('keeps at most maxOutputBytes of output', async () => {

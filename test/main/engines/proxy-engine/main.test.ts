@@ -24,7 +24,8 @@ function runEngine(configText: string): Promise<{ code: number | null; stderr: s
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));
     child.stderr.on('data', (c) => (stderr += c));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    // Only a bound against a hang: the engine from sources can take many seconds to start on a busy machine.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     clearTimeout(timer);
     return { code, stderr, stdout };

@@ -135,7 +135,8 @@ describe('bridge daemon control: faults', () => {
     const err = await error(h.bridge.startDaemon());
     expect(err.code).toBe('start-failed');
     expect(err.detail).toMatch(/did not answer its health check within 800 ms/);
-    expect(performance.now() - began).toBeLessThan(5_000);
+    // well before the default bound (READY_TIMEOUT_MS, 30 s), however busy the machine
+    expect(performance.now() - began).toBeLessThan(25_000);
     expect((await h.bridge.status()).daemonRunning).toBe(false);
     expect(h.events.at(-1)).toMatchObject({ state: 'failed', running: false });
     await expect(fs.access(h.ctx.paths.bridgePid)).rejects.toThrow();

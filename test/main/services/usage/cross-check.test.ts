@@ -15,10 +15,12 @@ import { UsageService } from '../../../../main/services/usage/usage-service.js';
 /**
  * The oracle: on a generated corpus, daily tokens equal `ccusage claude daily --offline --json`
  * to the token, and Claude costs to 1e-9 relative, in UTC and in a zone that moves requests
- * across midnight. The generator is the shared one (`../shared/tools/gen-usage.mjs`).
+ * across midnight. The corpus comes from the project's own generator (`scripts/gen-usage.mjs`); it
+ * starts before 2026-01-07 and ends after it, so both Claude Code 2.0 inline sidechains and 2.1
+ * subagent files with their `progress` mirrors are in it.
  */
 const root = path.resolve(__dirname, '../../../..');
-const generator = path.resolve(root, '../shared/tools/gen-usage.mjs');
+const generator = path.join(root, 'scripts/gen-usage.mjs');
 const ccusage = path.join(root, 'node_modules/.bin/ccusage');
 const run = promisify(execFile);
 
@@ -39,7 +41,7 @@ let service: UsageService;
 beforeAll(async () => {
   dir = await fs.mkdtemp(path.join(os.tmpdir(), 'switchboard-oracle-'));
   corpus = path.join(dir, 'data');
-  await run(process.execPath, [generator, '--out', corpus, '--bytes', '3MB', '--seed', '11', '--days', '20', '--sessions', '5', '--quiet']);
+  await run(process.execPath, [generator, '--out', corpus, '--bytes', '3MB', '--seed', '11', '--start', '2025-12-28', '--days', '20', '--sessions', '5', '--quiet']);
   service = await serviceOn(null, 'home');
 }, 60_000);
 

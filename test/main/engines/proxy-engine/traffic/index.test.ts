@@ -94,7 +94,7 @@ async function readLogs(): Promise<LogFile[]> {
 
 /** Waits until the error logs satisfy `ready` (the engine writes them just after answering). */
 async function logsWhen(ready: (logs: LogFile[]) => boolean): Promise<LogFile[]> {
-  for (let i = 0; i < 150; i++) {
+  for (const until = Date.now() + 30_000; Date.now() < until; ) {
     const logs = await readLogs();
     if (ready(logs)) return logs;
     await new Promise((r) => setTimeout(r, 20));
@@ -346,18 +346,21 @@ function rawPost(pathname: string, body: unknown): http.ClientRequest {
   return req;
 }
 
+// The engine's own first-byte timeout (1.5 s above) would close a hung upstream request too: a
+// close well before it (1 s, ten times the usual figure, so a busy machine cannot fail it) is the
+// client's disconnect passed on. The 100 ms figures belong to `npm run bench:proxy`.
 describe('client disconnect', () => {
-  it('before the upstream answered (non-streaming): the upstream request is closed within 100 ms', async () => {
+  it('before the upstream answered (non-streaming): the upstream request is closed before any timeout could', async () => {
     oa.behave = () => ({ kind: 'hang' });
     const req = rawPost('/v1/chat/completions', { model: 'gpt-4o', messages: [{ role: 'user', content: 'hang-then-leave' }] });
     while (oa.seen.length === 0) await new Promise((r) => setTimeout(r, 5));
     const cutAt = performance.now();
     req.destroy();
-    const seen = await oa.waitForEarlyClose(2_000);
-    expect(seen.closedEarlyAt! - cutAt).toBeLessThan(100);
+    const seen = await oa.waitForEarlyClose(10_000);
+    expect(seen.closedEarlyAt! - cutAt).toBeLessThan(1_000);
   });
 
-  it('mid-stream on a passthrough (OpenAI client, OpenAI upstream): the upstream request is closed within 100 ms', async () => {
+  it('mid-stream on a passthrough (OpenAI client, OpenAI upstream): the upstream request is closed before any timeout could', async () => {
     oa.behave = () => ({ kind: 'sse', chunks: ['data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"gpt-4o","choices":[{"index":0,"delta":{"content":"Hel"},"finish_reason":null}]}\n\n'], holdOpen: true });
     const req = rawPost('/v1/chat/completions', { model: 'gpt-4o', stream: true, messages: [{ role: 'user', content: 'x' }] });
     const res = await new Promise<http.IncomingMessage>((resolve) => req.once('response', resolve));
@@ -365,11 +368,11 @@ describe('client disconnect', () => {
     await new Promise<void>((resolve) => res.once('data', () => resolve()));
     const cutAt = performance.now();
     res.destroy();
-    const seen = await oa.waitForEarlyClose(2_000);
-    expect(seen.closedEarlyAt! - cutAt).toBeLessThan(100);
+    const seen = await oa.waitForEarlyClose(10_000);
+    expect(seen.closedEarlyAt! - cutAt).toBeLessThan(1_000);
   });
 
-  it('aborts the upstream request within 100 ms', async () => {
+  it('aborts the upstream request before any timeout could', async () => {
     oa.behave = () => ({
       kind: 'sse',
       chunks: ['data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"gpt-4o","choices":[{"index":0,"delta":{"content":"Hel"},"finish_reason":null}]}\n\n'],
@@ -385,8 +388,8 @@ describe('client disconnect', () => {
     await new Promise<void>((resolve) => clientRes.once('data', () => resolve()));
     const cutAt = performance.now();
     clientRes.destroy();
-    const seen = await oa.waitForEarlyClose(2_000);
-    expect(seen.closedEarlyAt! - cutAt).toBeLessThan(100);
+    const seen = await oa.waitForEarlyClose(10_000);
+    expect(seen.closedEarlyAt! - cutAt).toBeLessThan(1_000);
   });
 });
 

@@ -1,0 +1,49 @@
+import { execFile, spawn } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { assertNothingLeft, RUN_MARKER, survivors } from './run-marker.js';
+
+const run = promisify(execFile);
+const root = path.resolve(__dirname, '../..');
+
+function idle(marker: string) {
+  return spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore', detached: true, env: { ...process.env, [RUN_MARKER]: marker } });
+}
+
+describe('the leak check', () => {
+  it('finds a detached process carrying the marker, kills it and names it', async () => {
+    const marker = `unit-${process.pid}-${Date.now()}`;
+    const child = idle(marker);
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    expect(survivors(marker).map((p) => p.pid)).toEqual([child.pid]);
+    await expect(assertNothingLeft(marker, 'unit', 300)).rejects.toThrow(new RegExp(`unit left 1 process\\(es\\)[^]*pid ${child.pid} `));
+    await exited;
+    expect(survivors(marker)).toEqual([]);
+  });
+
+  it('waits for a process that is already exiting instead of failing', async () => {
+    const marker = `unit-exiting-${process.pid}-${Date.now()}`;
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 700)'], { stdio: 'ignore', env: { ...process.env, [RUN_MARKER]: marker } });
+    await expect(assertNothingLeft(marker, 'unit', 30_000)).resolves.toBeUndefined();
+    expect(child.exitCode).toBe(0);
+  });
+
+  it('ignores this process and its ancestors, which carry the run marker too', () => {
+    expect(process.env[RUN_MARKER]).toBeTruthy();
+    expect(survivors(process.env[RUN_MARKER]!).map((p) => p.pid)).not.toContain(process.pid);
+    expect(survivors(process.env[RUN_MARKER]!).map((p) => p.pid)).not.toContain(process.ppid);
+  });
+
+  it('fails a whole vitest run (exit code 1) that leaves a process behind, naming it', async () => {
+    const err = await run(process.execPath, [path.join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--config', path.join(root, 'test/fixtures/leak/vitest.config.ts')], {
+      cwd: root,
+      env: { ...process.env, CI: '', SWITCHBOARD_LEAK_GRACE_MS: '500' },
+    }).then(
+      () => null,
+      (e: { code: number; stdout: string; stderr: string }) => e,
+    );
+    expect(err?.code).toBe(1);
+    expect(`${err?.stdout}${err?.stderr}`).toMatch(/vitest left 1 process\(es\) running after the run \(now killed\):\n\s+pid \d+ \(parent \d+\): \S*node -e setInterval\(\(\) => \{\}, 1000\) switchboard-leak-fixture/);
+  }, 120_000);
+});
