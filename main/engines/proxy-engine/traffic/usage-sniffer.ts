@@ -16,19 +16,34 @@ export class UsageSniffer {
   private cacheRead: number | undefined;
   private cacheWrite: number | undefined;
   private carry = '';
+  /** A prefix of `"usage"` that ended the previous chunk (a key split across chunks). */
+  private partialKey = '';
   /** The message of an error event seen in the stream, if one came. */
   streamError: string | undefined;
 
   /** Feeds one chunk of a stream (or a whole body). */
   feed(chunk: Buffer | string): void {
+    if (this.partialKey !== '' && this.carry === '') {
+      const rest = USAGE_KEY.slice(this.partialKey.length);
+      if (startsWith(chunk, rest)) this.carry = this.partialKey;
+      else if (chunk.length < rest.length && startsWith(rest, String(chunk))) {
+        this.partialKey += String(chunk);
+        return;
+      }
+    }
+    this.partialKey = '';
     if (this.carry === '') {
       // The common case: no usage in this chunk, and no allocation for it.
       const at = chunk.indexOf(USAGE_KEY);
-      if (at === -1) return this.sniffError(chunk);
+      if (at === -1) {
+        this.partialKey = keyPrefixAtEnd(chunk);
+        return this.sniffError(chunk);
+      }
       this.scan(typeof chunk === 'string' ? chunk.slice(at) : chunk.toString('utf8', at));
     } else {
       this.scan(this.carry + (typeof chunk === 'string' ? chunk : chunk.toString('utf8')));
     }
+    if (this.carry === '') this.partialKey = keyPrefixAtEnd(chunk);
     this.sniffError(chunk);
   }
 
@@ -111,6 +126,30 @@ export class UsageSniffer {
     }
     this.streamError = message;
   }
+}
+
+/** The longest proper prefix of `"usage"` the chunk ends with ('' for nearly every chunk, which ends in a newline). */
+function keyPrefixAtEnd(chunk: Buffer | string): string {
+  for (let k = Math.min(USAGE_KEY.length - 1, chunk.length); k > 0; k--) {
+    if (endsWith(chunk, USAGE_KEY.slice(0, k))) return USAGE_KEY.slice(0, k);
+  }
+  return '';
+}
+
+function endsWith(chunk: Buffer | string, text: string): boolean {
+  if (typeof chunk === 'string') return chunk.endsWith(text);
+  const from = chunk.length - text.length;
+  for (let i = 0; i < text.length; i++) if (chunk[from + i] !== text.charCodeAt(i)) return false;
+  return true;
+}
+
+function startsWith(chunk: Buffer | string, text: string): boolean {
+  if (chunk.length < text.length) return false;
+  for (let i = 0; i < text.length; i++) {
+    const c = typeof chunk === 'string' ? chunk.charCodeAt(i) : chunk[i];
+    if (c !== text.charCodeAt(i)) return false;
+  }
+  return true;
 }
 
 function num(v: unknown): number | undefined {
