@@ -56,7 +56,8 @@ async function main(): Promise<void> {
     const requestLog = trafficState(ctx).requestLog;
     requestLog.close();
     // The last request-log lines reach the disk before the process goes.
-    server.close(() => void requestLog.drained().then(() => process.exit(0)));
+    const { errorLogs } = trafficState(ctx);
+    server.close(() => void Promise.all([requestLog.drained(), errorLogs.idle()]).then(() => process.exit(0)));
     server.closeIdleConnections();
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));

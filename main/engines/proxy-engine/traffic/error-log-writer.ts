@@ -46,6 +46,11 @@ export class ErrorLogWriter {
     return this.queue;
   }
 
+  /** Resolves once every queued log is written (shutdown, tests). */
+  idle(): Promise<void> {
+    return this.queue;
+  }
+
   private async prune(): Promise<void> {
     const names = (await fs.readdir(this.dir)).filter(isErrorLogName);
     const stats = await Promise.all(
