@@ -57,7 +57,7 @@ async function main(): Promise<void> {
     requestLog.close();
     // The last request-log lines reach the disk before the process goes.
     const { errorLogs } = trafficState(ctx);
-    server.close(() => void Promise.all([requestLog.drained(), errorLogs.idle()]).then(() => process.exit(0)));
+    server.close(() => void Promise.all([requestLog.closeFileWhenDrained(), errorLogs.idle()]).then(() => process.exit(0)));
     server.closeIdleConnections();
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));

@@ -8,6 +8,7 @@ import { finishRequest } from './finish-request.js';
 import { Hangup } from './hangup.js';
 import { forward } from './proxy.js';
 import { BodyTooLargeError, readBody } from './read-body.js';
+import { ClientBody } from './client-body.js';
 import type { Endpoint } from './routes.js';
 import { attemptOrder, resolveUpstreams } from './select.js';
 import { trafficState } from './state.js';
@@ -61,29 +62,30 @@ async function serve(ctx: EngineContext, x: Exchange): Promise<void> {
     return; // otherwise the client went away mid-upload
   }
   x.record.body = raw;
-  const body = parseBody(raw);
-  if (!body) return reject(x, 400, 'Invalid JSON in request body: expected a JSON object');
-  const metadata = body.metadata as { user_id?: unknown } | undefined;
+  // Routing needs a few top-level fields; the whole body is parsed only when a step needs it.
+  const request = ClientBody.of(raw);
+  if (!request) return reject(x, 400, 'Invalid JSON in request body: expected a JSON object');
+  const { facts } = request;
   const headers = x.req.headers;
-  const session = sessionKey({ userId: metadata?.user_id, sessionHeader: headers['x-session-id'], remoteAddress: x.req.socket.remoteAddress, userAgent: headers['user-agent'] });
+  const session = sessionKey({ userId: facts.userId, sessionHeader: headers['x-session-id'], remoteAddress: x.req.socket.remoteAddress, userAgent: headers['user-agent'] });
   ctx.sessions.record(session, ctx.now());
   x.record.session = session;
-  const model = body.model;
+  const model = facts.model;
   if (typeof model !== 'string' || model === '') return reject(x, 400, 'model: a model name is required');
   x.record.modelRequested = model;
-  if (!Array.isArray(body.messages)) return reject(x, 400, 'messages: an array of messages is required');
+  if (!facts.hasMessages) return reject(x, 400, 'messages: an array of messages is required');
   const resolved = resolveUpstreams(ctx.config, model, x.pinned);
   if (!resolved.ok) return reject(x, resolved.status, resolved.message);
   let upstreams = resolved.upstreams;
   if (x.endpoint === 'count_tokens') {
     // Only an Anthropic upstream can count exactly; for the others the engine estimates.
     upstreams = upstreams.filter((u) => u.format === 'anthropic');
-    if (upstreams.length === 0) return answer(x, 200, { input_tokens: estimateInputTokens(body as unknown as AnthropicRequest) });
+    if (upstreams.length === 0) return answer(x, 200, { input_tokens: estimateInputTokens(request.parsed() as unknown as AnthropicRequest) });
   }
   const state = trafficState(ctx);
   const attempts = attemptOrder(upstreams, state.poolOf, ctx.now());
   const { req, res, client, endpoint, search, record, hangup } = x;
-  await forward(ctx, { req, res, client, endpoint, body, raw, search, clientModel: model, upstreamModel: resolved.upstreamModel, record, hangup }, attempts);
+  await forward(ctx, { req, res, client, endpoint, request, search, clientModel: model, upstreamModel: resolved.upstreamModel, record, hangup }, attempts);
 }
 
 function answer(x: Exchange, status: number, payload: unknown): void {
@@ -96,11 +98,3 @@ function reject(x: Exchange, status: number, message: string): void {
   answer(x, status, clientErrorBody(x.client, status, message));
 }
 
-function parseBody(raw: Buffer): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(raw.toString('utf8'));
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}

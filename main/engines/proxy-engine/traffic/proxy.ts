@@ -2,6 +2,7 @@ import type http from 'node:http';
 import { parseErrorBody, toAnthropicError, toOpenAIError } from '../../translate/index.js';
 import { clientErrorBody, sendJson, type ClientFormat } from '../client-errors.js';
 import type { EngineContext } from '../context.js';
+import type { ClientBody } from './client-body.js';
 import type { RequestRecord } from './error-log.js';
 import type { Hangup } from './hangup.js';
 import { cooldownMs } from './key-pool.js';
@@ -21,8 +22,7 @@ export interface ForwardCall {
   res: http.ServerResponse;
   client: ClientFormat;
   endpoint: 'messages' | 'count_tokens' | 'chat';
-  body: Record<string, unknown>;
-  raw: Buffer;
+  request: ClientBody;
   search: string;
   clientModel: string;
   upstreamModel: string;

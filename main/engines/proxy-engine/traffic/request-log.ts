@@ -43,6 +43,8 @@ export class RequestLog {
   private pending: string[] = [];
   private flushing: Promise<void> | undefined;
   private fileBytes: number | undefined;
+  /** Kept open between batches: an open and a close per batch cost more than the write. */
+  private handle: fs.FileHandle | undefined;
   private diskFailed = false;
   private sequence = 0;
   private readonly idPrefix: string;
@@ -109,6 +111,12 @@ export class RequestLog {
     while (this.flushing) await this.flushing;
   }
 
+  /** Writes what is pending and closes the file (shutdown; tests). */
+  async closeFileWhenDrained(): Promise<void> {
+    await this.drained();
+    await this.closeFile();
+  }
+
   private async flush(): Promise<void> {
     const lines = this.pending;
     this.pending = [];
@@ -118,6 +126,7 @@ export class RequestLog {
       if (!this.diskFailed) this.logger.warn(`cannot write ${REQUEST_LOG_FILE}: ${(err as Error).message}`);
       this.diskFailed = true;
       this.fileBytes = undefined;
+      await this.closeFile();
     }
     // Entries added while this write ran go out in the next batch.
     this.flushing = this.pending.length > 0 ? this.flush() : undefined;
@@ -131,11 +140,19 @@ export class RequestLog {
       this.fileBytes = (await fs.stat(file).catch(() => undefined))?.size ?? 0;
     }
     if (this.fileBytes > 0 && this.fileBytes + bytes > this.options.maxFileBytes) {
+      await this.closeFile();
       await fs.rename(file, path.join(this.dir, REQUEST_LOG_ROTATED));
       this.fileBytes = 0;
     }
-    await fs.appendFile(file, text, { mode: 0o600 });
+    this.handle ??= await fs.open(file, 'a', 0o600);
+    await this.handle.write(text);
     this.fileBytes += bytes;
     this.diskFailed = false;
+  }
+
+  private async closeFile(): Promise<void> {
+    const handle = this.handle;
+    this.handle = undefined;
+    await handle?.close().catch(() => undefined);
   }
 }
