@@ -18,6 +18,7 @@ export interface BodyFacts {
 }
 
 const QUOTE = 0x22;
+const THINKING = Buffer.from('"thinking"');
 const BACKSLASH = 0x5c;
 
 /** Undefined when the bytes are not a well-formed top-level object as far as the scan can tell: parse them instead. */
@@ -59,7 +60,7 @@ function take(facts: BodyFacts, key: string, raw: Buffer, start: number, end: nu
       return true;
     case 'messages':
       facts.hasMessages = raw[start] === 0x5b;
-      facts.mayHoldThinking = indexWithin(raw, '"thinking"', start, end) !== -1;
+      facts.mayHoldThinking = indexWithin(raw, THINKING, start, end) !== -1;
       return true;
     case 'metadata': {
       const metadata = parseSlice(raw, start, end);
@@ -87,9 +88,10 @@ function hasByteWithin(raw: Buffer, byte: number, start: number, end: number): b
   return at !== -1 && at < end;
 }
 
-function indexWithin(raw: Buffer, text: string, start: number, end: number): number {
-  const at = raw.indexOf(text, start);
-  return at !== -1 && at < end ? at : -1;
+/** Searches only the value's bytes (a subarray is a view, not a copy). */
+function indexWithin(raw: Buffer, needle: Buffer, start: number, end: number): number {
+  const at = raw.subarray(start, end).indexOf(needle);
+  return at === -1 ? -1 : start + at;
 }
 
 function skipSpace(raw: Buffer, i: number): number {

@@ -1,6 +1,21 @@
 import type { TokenCounts } from './request-entry.js';
 
 const USAGE_KEY = '"usage"';
+/**
+ * The needles as bytes too: Buffer#indexOf with a string needle encodes it on every call, and
+ * passthrough chunks are Buffers searched several times each.
+ */
+const needles = {
+  usage: [USAGE_KEY, Buffer.from(USAGE_KEY)],
+  errorEvent: ['event: error\n', Buffer.from('event: error\n')],
+  errorEventCr: ['event: error\r', Buffer.from('event: error\r')],
+  errorData: ['data: {"error"', Buffer.from('data: {"error"')],
+  data: ['data:', Buffer.from('data:')],
+} as const;
+
+function find(chunk: Buffer | string, needle: readonly [string, Buffer], from = 0): number {
+  return typeof chunk === 'string' ? chunk.indexOf(needle[0], from) : chunk.indexOf(needle[1], from);
+}
 /** A usage object split across chunks is carried this far at most (real ones are < 400 bytes). */
 const MAX_CARRY = 4096;
 
@@ -34,7 +49,7 @@ export class UsageSniffer {
     this.partialKey = '';
     if (this.carry === '') {
       // The common case: no usage in this chunk, and no allocation for it.
-      const at = chunk.indexOf(USAGE_KEY);
+      const at = find(chunk, needles.usage);
       if (at === -1) {
         this.partialKey = keyPrefixAtEnd(chunk);
         return this.sniffError(chunk);
@@ -110,9 +125,9 @@ export class UsageSniffer {
     if (this.streamError !== undefined) return;
     // Anthropic names the event; OpenAI-compatible servers send a data line holding {error}.
     // The line break proves an SSE field: inside JSON text a newline is escaped.
-    let at = chunk.indexOf('event: error\n');
-    if (at === -1) at = chunk.indexOf('event: error\r');
-    const data = at !== -1 ? chunk.indexOf('data:', at) : chunk.indexOf('data: {"error"');
+    let at = find(chunk, needles.errorEvent);
+    if (at === -1) at = find(chunk, needles.errorEventCr);
+    const data = at !== -1 ? find(chunk, needles.data, at) : find(chunk, needles.errorData);
     if (at === -1 && data === -1) return;
     const text = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
     const start = text.indexOf('{', data === -1 ? at : data);
