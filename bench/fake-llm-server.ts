@@ -26,15 +26,38 @@ const rest =
   `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1767225600, model: 'bench-model', choices: [], usage: { prompt_tokens: 12, completion_tokens: 21, total_tokens: 33 } })}\n\n` +
   'data: [DONE]\n\n';
 
+// `/v1/messages` answers in the Anthropic format (for passthrough of Claude Code's own wire format).
+const event = (name: string, data: object) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+const anthropicFirst = event('message_start', { type: 'message_start', message: { id: 'msg_bench', type: 'message', role: 'assistant', content: [], model: 'bench-model', stop_reason: null, stop_sequence: null, usage: { input_tokens: 12, cache_read_input_tokens: 4000, cache_creation_input_tokens: 0, output_tokens: 1 } } });
+const anthropicRest =
+  event('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }) +
+  Array.from({ length: 20 }, (_, i) => event('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: `token${i} ` } })).join('') +
+  event('content_block_stop', { type: 'content_block_stop', index: 0 }) +
+  event('message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 21 } }) +
+  event('message_stop', { type: 'message_stop' });
+const anthropicWhole = JSON.stringify({ id: 'msg_bench', type: 'message', role: 'assistant', model: 'bench-model', content: [{ type: 'text', text: 'Hello from the fake upstream.' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 12, output_tokens: 7 } });
+
 const server = http.createServer((req, res) => {
   let body = '';
   req.setEncoding('utf8');
   req.on('data', (c: string) => (body += c));
   req.on('end', () => {
-    if (delayMs > 0) setTimeout(answer, delayMs, res, body);
-    else answer(res, body);
+    const reply = req.url?.startsWith('/v1/messages') ? answerAnthropic : answer;
+    if (delayMs > 0) setTimeout(reply, delayMs, res, body);
+    else reply(res, body);
   });
 });
+
+function answerAnthropic(res: http.ServerResponse, body: string): void {
+  if (body.includes('"stream":true')) {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    res.write(anthropicFirst);
+    setImmediate(() => res.end(anthropicRest));
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(anthropicWhole) });
+  res.end(anthropicWhole);
+}
 
 function answer(res: http.ServerResponse, body: string): void {
   if (body.includes('"stream":true')) {

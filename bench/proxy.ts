@@ -20,6 +20,7 @@ import { nodeEntry } from '../main/infra/node-entry.js';
 import { findFreePort } from '../main/infra/port-probe.js';
 import { load, printTable } from './lib.js';
 import { processCpuMicros } from './process-cpu.js';
+import { compareProxies } from './proxy-compare.js';
 
 const seconds = Number(process.env.BENCH_PROXY_SECONDS ?? 10);
 const samples = Number(process.env.BENCH_PROXY_REQUESTS ?? 2000);
@@ -49,6 +50,20 @@ interface Throughput {
 
 const chatBody = (model: string, stream: boolean) => JSON.stringify({ model, stream, messages: [{ role: 'user', content: 'Say hello.' }], max_tokens: 32 });
 const messagesBody = (model: string, stream: boolean) => JSON.stringify({ model, stream, max_tokens: 32, messages: [{ role: 'user', content: 'Say hello.' }] });
+
+// The comparison with claude-code-router and the pipe proxy (issue 19) runs first;
+// BENCH_PROXY_ONLY=compare stops after it, =rounds skips it.
+const only = process.env.BENCH_PROXY_ONLY;
+if (only !== 'rounds') {
+  await compareProxies({
+    seconds: Number(process.env.BENCH_COMPARE_SECONDS ?? 5),
+    rounds: Number(process.env.BENCH_COMPARE_ROUNDS ?? 3),
+    connections: Number(process.env.BENCH_COMPARE_CONNECTIONS ?? 10),
+    samples: Number(process.env.BENCH_COMPARE_REQUESTS ?? 300),
+    ...(process.env.BENCH_COMPARE_PROFILE_DIR ? { profileDir: process.env.BENCH_COMPARE_PROFILE_DIR } : {}),
+  });
+  if (only === 'compare') process.exit(0);
+}
 
 const root = await fs.mkdtemp(path.join(os.tmpdir(), 'switchboard-bench-proxy-'));
 const children: ChildProcess[] = [];

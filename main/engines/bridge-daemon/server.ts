@@ -5,6 +5,7 @@ import type { Logger } from '../../infra/logger.js';
 import { ModelCatalog } from './catalog.js';
 import { checkClientToken } from './client-auth.js';
 import { handleChatCompletions } from './route-chat.js';
+import { handleCountTokens } from './route-count-tokens.js';
 import { handleMessages } from './route-messages.js';
 import { MAX_BODY_BYTES } from './request-body.js';
 import { fetchUpstreamModels, type UpstreamCredentials, type UpstreamOptions } from './upstream.js';
@@ -37,6 +38,7 @@ type Handler = (req: IncomingMessage, res: ServerResponse, ctx: BridgeContext) =
 const routes: Record<string, { method: string; format: ErrorFormat; handler: Handler }> = {
   '/v1/chat/completions': { method: 'POST', format: 'openai', handler: handleChatCompletions },
   '/v1/messages': { method: 'POST', format: 'anthropic', handler: handleMessages },
+  '/v1/messages/count_tokens': { method: 'POST', format: 'anthropic', handler: handleCountTokens },
   '/v1/models': { method: 'GET', format: 'openai', handler: listModels },
 };
 
@@ -55,7 +57,7 @@ export function createBridgeServer(options: BridgeServerOptions): http.Server {
   const server = http.createServer((req, res) => {
     dispatch(req, res, ctx).catch((err: unknown) => {
       options.logger.error(`bridge: ${req.method} ${pathOf(req)} failed: ${err instanceof Error ? err.message : String(err)}`);
-      if (!res.headersSent) sendError(res, routes[pathOf(req)]?.format ?? 'openai', 500, 'Internal error in the bridge daemon');
+      if (!res.headersSent) sendError(res, routes[pathOf(req)]?.format ?? formatOf(req, pathOf(req)), 500, 'Internal error in the bridge daemon');
       else res.destroy();
     });
   });
@@ -73,7 +75,7 @@ async function dispatch(req: IncomingMessage, res: ServerResponse, ctx: BridgeCo
   }
   const route = routes[path];
   if (!route) {
-    sendError(res, 'openai', 404, `No route for ${req.method} ${path}`);
+    sendError(res, formatOf(req, path), 404, `No route for ${req.method} ${path}`);
     return;
   }
   if (req.method !== route.method) {
@@ -91,6 +93,11 @@ async function dispatch(req: IncomingMessage, res: ServerResponse, ctx: BridgeCo
 
 async function listModels(_req: IncomingMessage, res: ServerResponse, ctx: BridgeContext): Promise<void> {
   sendJson(res, 200, { object: 'list', data: await ctx.catalog.list() });
+}
+
+/** Off the route table: Messages paths and clients sending `anthropic-version` get Anthropic errors. */
+function formatOf(req: IncomingMessage, path: string): ErrorFormat {
+  return /\/messages(\/|$)/.test(path) || req.headers['anthropic-version'] !== undefined ? 'anthropic' : 'openai';
 }
 
 function pathOf(req: IncomingMessage): string {

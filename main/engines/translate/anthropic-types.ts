@@ -73,7 +73,8 @@ export type AnthropicContentBlock =
   | AnthropicToolResultBlock;
 
 export interface AnthropicMessage {
-  role: 'user' | 'assistant';
+  /** `system` is not in Anthropic's documented API, but Claude Code sends it mid-conversation (reminders, hook output). */
+  role: 'user' | 'assistant' | 'system';
   content: string | AnthropicContentBlock[];
 }
 
@@ -97,6 +98,8 @@ export type AnthropicThinkingConfig =
   | { type: 'disabled' }
   | { type: 'adaptive' };
 
+export type AnthropicEffort = 'low' | 'medium' | 'high' | 'max';
+
 export interface AnthropicRequest {
   model: string;
   messages: AnthropicMessage[];
@@ -110,6 +113,8 @@ export interface AnthropicRequest {
   tools?: AnthropicTool[];
   tool_choice?: AnthropicToolChoice;
   thinking?: AnthropicThinkingConfig;
+  /** How much the model may spend; with adaptive thinking it sets how hard it thinks. */
+  output_config?: { effort?: AnthropicEffort };
   metadata?: { user_id?: string };
   [extra: string]: unknown;
 }

@@ -1,6 +1,7 @@
 import type {
   AnthropicContentBlock,
   AnthropicDocumentBlock,
+  AnthropicEffort,
   AnthropicImageBlock,
   AnthropicMessage,
   AnthropicRequest,
@@ -48,7 +49,7 @@ export function anthropicRequestToOpenAI(req: AnthropicRequest, options: Anthrop
       out.parallel_tool_calls = false;
     }
   }
-  const effort = reasoningEffortFor(req.thinking);
+  const effort = reasoningEffortFor(req.thinking, req.output_config?.effort);
   if (effort) out.reasoning_effort = effort;
   if (req.metadata?.user_id) out.user = req.metadata.user_id;
   if (req.stream) {
@@ -60,14 +61,19 @@ export function anthropicRequestToOpenAI(req: AnthropicRequest, options: Anthrop
 
 /**
  * Claude Code's budgets: "think" 4 000, "think hard" 10 000, "ultrathink" 31 999; the minimum is
- * 1 024. Small budgets map to low effort, the big one to high.
+ * 1 024. Small budgets map to low effort, the big one to high. Adaptive thinking carries no budget:
+ * its `output_config.effort` maps one to one (`max`, which OpenAI lacks, to `high`); without an
+ * effort the upstream model's own default stands.
  */
-export function reasoningEffortFor(thinking: AnthropicThinkingConfig | undefined): OpenAIReasoningEffort | undefined {
+export function reasoningEffortFor(thinking: AnthropicThinkingConfig | undefined, effort?: AnthropicEffort): OpenAIReasoningEffort | undefined {
+  if (thinking?.type === 'adaptive') return effort === undefined ? undefined : effortLevels[effort];
   if (!thinking || thinking.type !== 'enabled') return undefined;
   if (thinking.budget_tokens <= 2048) return 'low';
   if (thinking.budget_tokens <= 16_000) return 'medium';
   return 'high';
 }
+
+const effortLevels: Record<AnthropicEffort, OpenAIReasoningEffort | undefined> = { low: 'low', medium: 'medium', high: 'high', max: 'high' };
 
 function mapMessages(req: AnthropicRequest): OpenAIMessage[] {
   const out: OpenAIMessage[] = [];
@@ -75,9 +81,16 @@ function mapMessages(req: AnthropicRequest): OpenAIMessage[] {
   if (system !== undefined) out.push({ role: 'system', content: system });
   for (const message of req.messages) {
     if (message.role === 'assistant') out.push(mapAssistant(message));
+    else if (message.role === 'system') out.push(...mapSystem(message));
     else out.push(...mapUser(message));
   }
   return out;
+}
+
+/** A mid-conversation system message stays one, in place: OpenAI accepts system messages anywhere. */
+function mapSystem(message: AnthropicMessage): OpenAIMessage[] {
+  const text = typeof message.content === 'string' ? message.content : message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n\n');
+  return text.length > 0 ? [{ role: 'system', content: text }] : [];
 }
 
 function systemText(system: AnthropicRequest['system']): string | undefined {

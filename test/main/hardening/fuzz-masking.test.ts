@@ -64,7 +64,7 @@ describe('masking words in every spelling', () => {
         // Node lowercases header names, so a camelCase join cannot reach a header: send it `-`-joined there.
         const header = /[-_.]/.test(name) || keyWords(name).length === 1 ? name.toLowerCase() : keyWords(name).join('-').toLowerCase();
         const req = { method: 'POST', url: `/v1/messages?${encodeURIComponent(name)}=${value}`, httpVersion: '1.1', headers: { [header]: value } } as unknown as http.IncomingMessage;
-        const record = new RequestRecord(req, 0, Buffer.from('{}'));
+        const record = new RequestRecord(req, 0, 'anthropic', Buffer.from('{}'));
         record.finish(500, '');
         expect(formatErrorLog(record).includes(value), `${name} leaked`).toBe(false);
       }),

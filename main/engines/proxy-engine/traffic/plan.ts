@@ -14,6 +14,7 @@ import {
 } from '../../translate/index.js';
 import type { ClientFormat } from '../client-errors.js';
 import type { Upstream } from '../config.js';
+import type { ClientBody } from './client-body.js';
 
 /**
  * How one client request travels to one upstream format and back: the upstream path and body,
@@ -33,25 +34,29 @@ export interface TrafficPlan {
 export interface PlanInput {
   client: ClientFormat;
   endpoint: 'messages' | 'count_tokens' | 'chat';
-  body: Record<string, unknown>;
-  raw: Buffer;
+  request: ClientBody;
   /** The model the client asked for, and the id the upstream knows it by. */
   clientModel: string;
   upstreamModel: string;
 }
 
 export function planFor(upstream: Upstream, input: PlanInput): TrafficPlan {
-  const stream = input.body.stream === true && input.endpoint !== 'count_tokens';
+  const { request } = input;
+  const stream = request.facts.stream && input.endpoint !== 'count_tokens';
+  const sameModel = input.clientModel === input.upstreamModel;
   if (upstream.format === 'anthropic') {
     const path = input.endpoint === 'count_tokens' ? '/v1/messages/count_tokens' : '/v1/messages';
     if (input.client === 'anthropic') {
-      const req = input.body as unknown as AnthropicRequest;
+      // No thinking block in the messages and no alias: the client's bytes go out untouched, unparsed.
+      if (sameModel && !request.facts.mayHoldThinking) return { upstreamPath: path, body: request.raw, stream };
+      const req = request.parsed() as unknown as AnthropicRequest;
       const cleaned = stripUnsignedThinking(req);
-      const same = cleaned === req && input.clientModel === input.upstreamModel;
-      return { upstreamPath: path, body: same ? input.raw : json({ ...cleaned, model: input.upstreamModel }), stream };
+      const same = cleaned === req && sameModel;
+      return { upstreamPath: path, body: same ? request.raw : json({ ...cleaned, model: input.upstreamModel }), stream };
     }
-    const req = openAIRequestToAnthropic(input.body as unknown as OpenAIRequest, { model: input.upstreamModel });
-    const includeUsage = (input.body as OpenAIRequest).stream_options?.include_usage === true;
+    const body = request.parsed();
+    const req = openAIRequestToAnthropic(body as unknown as OpenAIRequest, { model: input.upstreamModel });
+    const includeUsage = (body as OpenAIRequest).stream_options?.include_usage === true;
     return {
       upstreamPath: path,
       body: json(req),
@@ -61,10 +66,9 @@ export function planFor(upstream: Upstream, input: PlanInput): TrafficPlan {
     };
   }
   if (input.client === 'openai') {
-    const same = input.clientModel === input.upstreamModel;
-    return { upstreamPath: '/chat/completions', body: same ? input.raw : json({ ...input.body, model: input.upstreamModel }), stream };
+    return { upstreamPath: '/chat/completions', body: sameModel ? request.raw : json({ ...request.parsed(), model: input.upstreamModel }), stream };
   }
-  const req = anthropicRequestToOpenAI(input.body as unknown as AnthropicRequest, { model: input.upstreamModel });
+  const req = anthropicRequestToOpenAI(request.parsed() as unknown as AnthropicRequest, { model: input.upstreamModel });
   return {
     upstreamPath: '/chat/completions',
     body: json(req),

@@ -342,3 +342,34 @@ describe('bridge daemon: limits and disconnects', () => {
     expect(seenAt - leftAt).toBeLessThan(500);
   });
 });
+
+describe('POST /v1/messages/count_tokens (Claude Code asks before compacting)', () => {
+  it('answers an estimate without calling the upstream', async () => {
+    const res = await post('/v1/messages/count_tokens', { model: 'claude-4.5-sonnet', system: 'x'.repeat(400), messages: [{ role: 'user', content: 'y'.repeat(800) }] });
+    expect(res.status).toBe(200);
+    // (400 + 800) chars / 4 + 4 per message.
+    expect(await res.json()).toEqual({ input_tokens: 304 });
+    expect(upstream.requests).toHaveLength(0);
+  });
+
+  it('refuses a missing token, bad JSON and a body without messages in the Anthropic error shape', async () => {
+    const noKey = await post('/v1/messages/count_tokens', anthropicBody(), {});
+    expect(noKey.status).toBe(401);
+    expect(await noKey.json()).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
+    const bad = await fetch(`${base}/v1/messages/count_tokens`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: '{nope' });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: 'Request body is not valid JSON' } });
+    const noMessages = await post('/v1/messages/count_tokens', { model: 'm' });
+    expect(noMessages.status).toBe(400);
+    expect(await noMessages.json()).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: 'messages: an array is required' } });
+  });
+
+  it('answers unknown Messages paths and Anthropic clients with the Anthropic error shape', async () => {
+    const messagesPath = await post('/v1/messages/batches', {});
+    expect(messagesPath.status).toBe(404);
+    expect(await messagesPath.json()).toMatchObject({ type: 'error', error: { type: 'not_found_error' } });
+    const sdk = await fetch(`${base}/v1/models/claude-4.5-sonnet`, { headers: { authorization: `Bearer ${TOKEN}`, 'anthropic-version': '2023-06-01' } });
+    expect(sdk.status).toBe(404);
+    expect(await sdk.json()).toMatchObject({ type: 'error', error: { type: 'not_found_error' } });
+  });
+});

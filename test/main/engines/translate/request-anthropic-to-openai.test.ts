@@ -27,6 +27,35 @@ describe('anthropicRequestToOpenAI (rows)', () => {
   });
 
   it.each([
+    [{ type: 'adaptive' as const }, 'low' as const, 'low'],
+    [{ type: 'adaptive' as const }, 'medium' as const, 'medium'],
+    [{ type: 'adaptive' as const }, 'high' as const, 'high'],
+    [{ type: 'adaptive' as const }, 'max' as const, 'high'],
+    [{ type: 'adaptive' as const }, undefined, undefined],
+    [{ type: 'enabled' as const, budget_tokens: 1024 }, 'max' as const, 'low'],
+    [{ type: 'disabled' as const }, 'high' as const, undefined],
+  ])('thinking %j with output_config.effort %s → reasoning_effort %s', (thinking, effort, expected) => {
+    expect(reasoningEffortFor(thinking, effort)).toBe(expected);
+    expect(anthropicRequestToOpenAI({ ...base, thinking, ...(effort ? { output_config: { effort } } : {}) }).reasoning_effort).toBe(expected);
+  });
+
+  it('keeps mid-conversation system messages as system messages in place', () => {
+    const out = anthropicRequestToOpenAI({
+      ...base,
+      messages: [
+        { role: 'user', content: 'a' },
+        { role: 'system', content: 'reminder' },
+        { role: 'user', content: 'b' },
+      ],
+    });
+    expect(out.messages).toEqual([
+      { role: 'user', content: 'a' },
+      { role: 'system', content: 'reminder' },
+      { role: 'user', content: 'b' },
+    ]);
+  });
+
+  it.each([
     [{ type: 'auto' as const }, 'auto'],
     [{ type: 'any' as const }, 'required'],
     [{ type: 'none' as const }, 'none'],

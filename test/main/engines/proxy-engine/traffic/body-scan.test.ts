@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { scanBody } from '../../../../../main/engines/proxy-engine/traffic/body-scan.js';
+
+const scan = (text: string) => scanBody(Buffer.from(text));
+
+describe('scanBody', () => {
+  it('reads model, stream, metadata.user_id and messages from a Claude Code body without parsing it', () => {
+    const body = JSON.stringify({
+      model: 'claude-sonnet-4-5',
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'a "model": "other" {[ tricky \\" text' }] }],
+      system: [{ type: 'text', text: 'sys', cache_control: { type: 'ephemeral' } }],
+      tools: [{ name: 'Bash', input_schema: { type: 'object', properties: { model: { type: 'string' } } } }],
+      metadata: { user_id: 'user_abc_session_1' },
+      thinking: { type: 'enabled', budget_tokens: 4000 },
+      stream: true,
+    });
+    expect(scan(body)).toEqual({ model: 'claude-sonnet-4-5', stream: true, userId: 'user_abc_session_1', hasMessages: true, mayHoldThinking: false });
+  });
+
+  it('agrees with JSON.parse on spacing, escapes, unicode and key order', () => {
+    const text = '{\n  "stream" : false ,\n  "messages": [] ,\n  "model" : "m\\u00e9-\\"x\\"" \n}\n';
+    expect(scan(text)).toEqual({ model: JSON.parse(text).model, stream: false, userId: undefined, hasMessages: true, mayHoldThinking: false });
+    expect(scan('{"model":"ünï","messages":[]}')?.model).toBe('ünï');
+    expect(scan('{"model":"a","model":"b","messages":[]}')?.model).toBe('b');
+    expect(scan('{}')).toEqual({ model: undefined, stream: false, userId: undefined, hasMessages: false, mayHoldThinking: false });
+  });
+
+  it('reports non-string models and missing messages as they are, for the 400s', () => {
+    expect(scan('{"model":42,"messages":{}}')).toMatchObject({ model: 42, hasMessages: false });
+    expect(scan('{"model":null,"messages":"x"}')).toMatchObject({ model: null, hasMessages: false });
+  });
+
+  it('flags messages that may hold a thinking block', () => {
+    const body = JSON.stringify({ model: 'm', messages: [{ role: 'assistant', content: [{ type: 'thinking', thinking: 't', signature: '' }] }] });
+    expect(scan(body)?.mayHoldThinking).toBe(true);
+  });
+
+  it.each([
+    ['not an object', '[1,2]'],
+    ['empty', ''],
+    ['unterminated string', '{"model":"abc'],
+    ['unclosed object', '{"model":"a","messages":[{"x":1}'],
+    ['trailing garbage', '{"model":"a"} x'],
+    ['missing colon', '{"model" "a"}'],
+    ['missing comma', '{"model":"a" "messages":[]}'],
+    ['escaped key', '{"mod\\u0065l":"a"}'],
+    ['bad metadata', '{"metadata":{"user_id":tru},"model":"a"}'],
+  ])('gives up on %s (the caller parses and answers 400)', (_name, text) => {
+    expect(scan(text)).toBeUndefined();
+  });
+});

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { UsageSniffer } from '../../../../../main/engines/proxy-engine/traffic/usage-sniffer.js';
+
+const anthropicStream = [
+  'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[],"model":"claude-sonnet-4-5","usage":{"input_tokens":12,"cache_creation_input_tokens":300,"cache_read_input_tokens":4000,"output_tokens":1}}}\n\n',
+  'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"the \\"usage\\": {is} here"}}\n\n',
+  'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":87}}\n\nevent: message_stop\ndata: {"type":"message_stop"}\n\n',
+].join('');
+
+describe('UsageSniffer', () => {
+  it.each([1, 7, 64, 100_000])('reads Anthropic stream usage (later fields win) in chunks of %i bytes', (size) => {
+    const s = new UsageSniffer();
+    const bytes = Buffer.from(anthropicStream);
+    for (let i = 0; i < bytes.length; i += size) s.feed(bytes.subarray(i, i + size));
+    expect(s.tokens()).toEqual({ input: 12, output: 87, cacheRead: 4000, cacheWrite: 300 });
+    expect(s.streamError).toBeUndefined();
+  });
+
+  it('reads an OpenAI usage chunk split across string chunks, cached tokens split off', () => {
+    const s = new UsageSniffer();
+    s.feed('data: {"choices":[],"usage":{"prompt_tokens":1000,"completion_tok');
+    s.feed('ens":20,"prompt_tokens_details":{"cached_tokens":600}}}\n\ndata: [DONE]\n\n');
+    expect(s.tokens()).toEqual({ input: 400, output: 20, cacheRead: 600, cacheWrite: 0 });
+  });
+
+  it('reports no usage as null', () => {
+    const s = new UsageSniffer();
+    s.feed('data: {"choices":[{"delta":{"content":"hi"}}]}\n\n');
+    expect(s.tokens()).toBeNull();
+    expect(UsageSniffer.ofBody('{"id":"x"}')).toBeNull();
+  });
+
+  it('reads the usage of a whole body of either format', () => {
+    expect(UsageSniffer.ofBody(Buffer.from('{"id":"c","choices":[],"usage":{"prompt_tokens":9,"completion_tokens":3,"total_tokens":12}}'))).toEqual({ input: 9, output: 3, cacheRead: 0, cacheWrite: 0 });
+    expect(UsageSniffer.ofBody('{"id":"m","content":[],"usage":{"input_tokens":5,"output_tokens":2,"cache_read_input_tokens":1}}')).toEqual({ input: 5, output: 2, cacheRead: 1, cacheWrite: 0 });
+  });
+
+  it('sees an Anthropic error event and an OpenAI error data line, not the words inside text', () => {
+    const a = new UsageSniffer();
+    a.feed('event: content_block_delta\ndata: {"delta":{"text":"event: error"}}\n\n');
+    expect(a.streamError).toBeUndefined();
+    a.feed('event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n');
+    expect(a.streamError).toBe('Overloaded');
+    const o = new UsageSniffer();
+    o.feed('data: {"error":{"message":"upstream died","type":"server_error"}}\n\n');
+    expect(o.streamError).toBe('upstream died');
+  });
+});
