@@ -66,6 +66,9 @@ export const sessionsResponse = z.object({
       lastActivity: z.string(),
       inputTokens: z.int(),
       outputTokens: z.int(),
+      cacheReadTokens: z.int(),
+      cacheWriteTokens: z.int(),
+      totalTokens: z.int(),
       cost: z.number(),
       modelsUsed: z.array(z.string()),
       version: z.string().nullable(),
@@ -74,6 +77,19 @@ export const sessionsResponse = z.object({
   total: z.int(),
   limit: z.int(),
   offset: z.int(),
+});
+
+export const projectsResponse = z.object({
+  projects: z.array(
+    z.object({
+      projectPath: z.string(),
+      ...totals,
+      totalTokens: z.int(),
+      sessions: z.int(),
+      lastActivity: z.string(),
+      topModel: z.string().nullable(),
+    }),
+  ),
 });
 
 export const refreshResponse = z.object({ success: z.literal(true), message: z.string(), timestamp: z.int() });

@@ -10,6 +10,9 @@ import type { HourlyEntry } from './hourly.js';
 import type { ModelEntry } from './models.js';
 import { Pricing } from './pricing.js';
 import { ScanPool } from './scan-pool.js';
+import { DEFAULT_COST_MODE, type CostMode } from './cost-mode.js';
+import type { ProjectEntry } from './projects.js';
+import { selectSessions, type SessionQuery } from './session-query.js';
 import type { SessionEntry } from './sessions.js';
 import type { UsageSummary } from './summary.js';
 import { UsageFetchError, UsageRangeError, UsageUnavailableError } from './usage-errors.js';
@@ -23,6 +26,8 @@ import { humanAge } from './human-age.js';
 /** What an endpoint asks: an optional zone (already validated) and local-day window. */
 export interface UsageParams {
   tz?: string;
+  /** Cost mode (validated); default usage.cost_mode from config.yaml. */
+  mode?: CostMode;
   since?: number | null;
   until?: number | null;
 }
@@ -51,7 +56,7 @@ export { FRESH_MS, MONTHLY_FRESH_MS, STALE_LIMIT_MS };
 const QUARTER_HOUR_MS = 900_000;
 
 /** The answers `reuse` can speak for. */
-export type AnswerKind = 'summary' | 'daily' | 'hourly' | 'monthly' | 'models' | 'insights' | 'sessions';
+export type AnswerKind = 'summary' | 'daily' | 'hourly' | 'monthly' | 'models' | 'insights' | 'sessions' | 'projects';
 
 /**
  * Usage analytics behind the API: the cache states of spec section 3 on top of an incremental
@@ -138,9 +143,13 @@ export class UsageService {
     return this.answer(FRESH_MS, p, (q) => this.views.insights(q));
   }
 
-  async sessions(p: UsageParams, limit: number, offset: number): Promise<{ sessions: SessionEntry[]; total: number; limit: number; offset: number }> {
-    const all = await this.answer(FRESH_MS, p, (q) => this.views.sessions(q));
+  async sessions(p: UsageParams, limit: number, offset: number, select: SessionQuery = {}): Promise<{ sessions: SessionEntry[]; total: number; limit: number; offset: number }> {
+    const all = await this.answer(FRESH_MS, p, (q) => selectSessions(this.views.sessions(q), select));
     return { sessions: all.slice(offset, offset + limit), total: all.length, limit, offset };
+  }
+
+  projects(p: UsageParams): Promise<ProjectEntry[]> {
+    return this.answer(FRESH_MS, p, (q) => this.views.projects(q));
   }
 
   /**
@@ -195,8 +204,15 @@ export class UsageService {
   }
 
   private async answer<T>(freshMs: number, p: UsageParams, build: (q: ViewQuery) => T): Promise<T> {
+    // The defaults are read first: a stale read answers with the data it found, not with what a
+    // background scan it started found while config.yaml was being read.
+    const q: ViewQuery = {
+      zone: p.tz ?? (await this.zones.current()),
+      mode: p.mode ?? (await this.zones.currentMode()),
+      since: p.since ?? null,
+      until: p.until ?? null,
+    };
     await this.ensureData(freshMs);
-    const q: ViewQuery = { zone: p.tz ?? (await this.zones.current()), since: p.since ?? null, until: p.until ?? null };
     try {
       return build(q);
     } catch (err) {
@@ -267,7 +283,10 @@ export class UsageService {
     let until = this.lastFetch + STALE_LIMIT_MS;
     const followsClock = kind === 'hourly';
     if (followsClock) until = Math.min(until, (Math.floor(now / QUARTER_HOUR_MS) + 1) * QUARTER_HOUR_MS);
-    return until > now ? { until, lasting: p.tz !== undefined && !followsClock } : null;
+    // A default-mode answer lasts only while the configured mode is the default one: a restart
+    // cannot re-read config.yaml before it serves saved answers.
+    const modeLasts = p.mode !== undefined || this.zones.knownMode() === DEFAULT_COST_MODE;
+    return until > now ? { until, lasting: p.tz !== undefined && modeLasts && !followsClock } : null;
   }
 
   /**
@@ -321,7 +340,7 @@ export class UsageService {
   private async announceAnomalies(): Promise<void> {
     let found: Anomaly[];
     try {
-      found = this.views.insights({ zone: await this.zones.current(), since: null, until: null }).anomalies;
+      found = this.views.insights({ zone: await this.zones.current(), mode: await this.zones.currentMode(), since: null, until: null }).anomalies;
     } catch (err) {
       this.ctx.logger.warn(`usage: anomaly check failed: ${errorMessage(err)}`);
       return;

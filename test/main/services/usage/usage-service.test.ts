@@ -143,12 +143,12 @@ describe('status', () => {
     await h.append('p/b.jsonl', [line('b', 2)]);
     const total = (await fs.stat(path.join(h.agentDir, 'projects/p/a.jsonl'))).size + (await fs.stat(path.join(h.agentDir, 'projects/p/b.jsonl'))).size;
     const seen: unknown[] = [];
-    const onRefreshed = h.service.summary(UTC);
-    // Polled on every turn of the loop until the scan ends: the in-thread reader yields per file.
-    for (;;) {
+    let answered = false;
+    const onRefreshed = h.service.summary(UTC).finally(() => (answered = true));
+    // Polled on every turn of the loop until the read is answered: the in-thread reader yields per file.
+    while (!answered) {
       const s = await h.service.status();
-      if (!s.scanning) break;
-      seen.push(s.progress);
+      if (s.scanning) seen.push(s.progress);
       await new Promise((r) => setImmediate(r));
     }
     await onRefreshed;
