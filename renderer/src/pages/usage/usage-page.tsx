@@ -1,13 +1,15 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, type UsageQuery } from '../../api.js';
+import { api, type SessionSelection, type UsageQuery } from '../../api.js';
 import { ErrorNotice, Loading, Notice } from '../../components/notice.js';
 import { PageHeader } from '../../components/page-header.js';
 import { compactDay, systemTimeZone } from '../../lib/format.js';
 import { useLiveReload } from '../../lib/live.js';
 import { useAction } from '../../lib/use-action.js';
 import { pending, useResource } from '../../lib/use-resource.js';
-import type { HourlyEntry } from '../../api-types.js';
+import type { DailyEntry, HourlyEntry, Insights, ModelEntry, MonthlyEntry, ProjectEntry, UsageSummary } from '../../api-types.js';
 import { AnomalyList } from './anomaly-list.js';
+import { ProjectsTable } from './projects-table.js';
+import { ScanProgress } from './scan-progress.js';
 import { SessionsTable } from './sessions-table.js';
 import { UsageCards } from './usage-cards.js';
 import { DailyChart, HourlyChart, ModelsChart, ModelsTable, MonthlyChart } from './usage-charts.js';
@@ -43,8 +45,26 @@ export function UsagePage() {
   const models = useResource(() => guard(() => api.usageModels(query)), deps);
   const insights = useResource(() => guard(() => api.usageInsights(query)), deps);
   const hourly = useResource(() => (zoneKnown ? api.usageHourly({ tz: filter.zone }) : pending<{ hourly: HourlyEntry[] }>()), [filter.zone, version, zoneKnown]);
-  const cache = useResource(api.usageStatus, [version]);
+  const projects = useResource(() => guard(() => api.usageProjects(query)), deps);
+  const [statusTick, setStatusTick] = useState(0);
+  const cache = useResource(api.usageStatus, [version, statusTick]);
   const refresh = useAction(api.usageRefresh);
+  const [selection, setSelection] = useState<SessionSelection>({});
+  // While a scan runs, its progress is polled; the data reads are answered when it ends.
+  const scanning = cache.data?.scanning === true;
+  useEffect(() => {
+    if (!scanning) return undefined;
+    const timer = setTimeout(() => setStatusTick((t) => t + 1), 400);
+    return () => clearTimeout(timer);
+  }, [scanning, cache.data]);
+  const firstScan = cache.data !== undefined && !cache.data.cached && cache.data.scanning;
+
+  const costliestThisWeek = () => {
+    setTouched(true);
+    setFilter({ ...filter, ...presetRange('7d', filter.zone) });
+    setSelection({ sort: 'cost', order: 'desc' });
+    document.getElementById('sessions-title')?.scrollIntoView({ block: 'start' });
+  };
 
   const onRefresh = async () => {
     if (await refresh.run()) bump();
@@ -54,8 +74,11 @@ export function UsagePage() {
     <>
       <PageHeader title="Usage" subtitle="Tokens and cost from the agent's local transcripts.">
         <span class="muted" data-testid="cache-age">
-          {cache.data?.cached ? `Data cached ${cache.data.cacheAgeHuman ?? ''} ago` : cache.data ? 'Not cached yet' : ''}
+          {scanning ? 'Reading transcripts…' : cache.data?.cached ? `Data cached ${cache.data.cacheAgeHuman ?? ''} ago` : cache.data ? 'Not cached yet' : ''}
         </span>
+        <button type="button" class="btn" onClick={costliestThisWeek} disabled={firstScan}>
+          Costliest this week
+        </button>
         <button type="button" class="btn" onClick={onRefresh} disabled={refresh.busy}>
           <span aria-hidden="true">↻ </span>
           {refresh.busy ? 'Refreshing…' : 'Refresh'}
@@ -70,12 +93,46 @@ export function UsagePage() {
           setFilter(f);
         }}
       />
+      {firstScan ? <ScanProgress status={cache.data!} /> : <UsageFigures {...{ summary, daily, hourly, monthly, models, insights, projects, zone: filter.zone, from: filter.from, to: filter.to }} onPickProject={(project) => setSelection({ ...selection, project })} />}
+      {zoneKnown && !firstScan ? (
+        <SessionsTable
+          query={query}
+          version={version}
+          selection={selection}
+          onSelection={setSelection}
+          projects={(projects.data?.projects ?? []).map((p) => p.projectPath)}
+          models={(models.data?.models ?? []).map((m) => m.model)}
+        />
+      ) : null}
+    </>
+  );
+}
+
+type Res<T> = { data?: T; error: unknown; loading: boolean };
+
+/** Every figure of the page; shown only once the first scan has ended (until then there are none). */
+function UsageFigures(props: {
+  summary: Res<UsageSummary>;
+  daily: Res<{ daily: DailyEntry[] }>;
+  hourly: Res<{ hourly: HourlyEntry[] }>;
+  monthly: Res<{ monthly: MonthlyEntry[] }>;
+  models: Res<{ models: ModelEntry[]; totalCost: number }>;
+  insights: Res<Insights>;
+  projects: Res<{ projects: ProjectEntry[] }>;
+  zone: string;
+  from: string;
+  to: string;
+  onPickProject: (project: string) => void;
+}) {
+  const { summary, daily, hourly, monthly, models, insights, projects } = props;
+  return (
+    <>
       <ErrorNotice error={summary.error} context="Summary" />
       {summary.data ? <UsageCards summary={summary.data} /> : summary.loading ? <Loading what="usage" /> : null}
       <Block res={daily} render={(d) => <DailyChart daily={d.daily} />} />
       <div class="grid-2">
-        <Block res={hourly} render={(d) => <HourlyChart hourly={d.hourly} zone={filter.zone} />} />
-        <Block res={monthly} render={(d) => <MonthlyChart monthly={d.monthly} />} />
+        <Block res={hourly} render={(d) => <HourlyChart hourly={d.hourly} zone={props.zone} />} />
+        <Block res={monthly} render={(d) => <MonthlyChart monthly={d.monthly} from={props.from} to={props.to} />} />
       </div>
       <Block
         res={models}
@@ -98,7 +155,7 @@ export function UsagePage() {
         </header>
         <Block res={insights} render={(d) => <AnomalyList anomalies={d.anomalies} />} />
       </section>
-      {zoneKnown ? <SessionsTable query={query} version={version} /> : null}
+      <Block res={projects} render={(d) => <ProjectsTable projects={d.projects} onPick={props.onPickProject} />} />
     </>
   );
 }
