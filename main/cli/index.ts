@@ -5,6 +5,8 @@ const USAGE = `Usage: switchboard <command>
 Commands:
   serve [--port N]     run the management API and dashboard headless (default port 3000)
   shared link          link {config_dir}/shared/{commands,skills,agents} into the agent data dir
+  usage <report>       token and cost reports in the terminal: daily, monthly, session, projects,
+                       models (--since, --until, --tz, --mode, --json; see 'usage --help')
   bridge <command>     legacy editor bridge (deprecated, beta): auth, status, models, start, stop,
                        enable, disable, help ('switchboard cursor ...' still works)
   help                 show this help
@@ -21,6 +23,7 @@ export const commands: Record<string, Command> = {
   bridge: async (argv) => (await import('./bridge.js')).runBridge(argv),
   cursor: async (argv) => (await import('./bridge.js')).runCursorAlias(argv),
   shared: async (argv) => (await import('./shared.js')).runShared(argv),
+  usage: async (argv) => (await import('./usage.js')).runUsage(argv),
   help: async () => {
     process.stdout.write(USAGE);
     return 0;
