@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type Page } from '@playwright/test';
 import { assistantLine } from '../fixtures/usage/lines.js';
 import { apiGet, watchPage } from './fixtures.js';
 import { serve, type Served } from './serve.js';
@@ -13,6 +13,9 @@ const PROJECTS = ['/home/dev/src/acme-api', '/home/dev/src/acme-web', '/home/dev
 const MODELS = ['claude-sonnet-4-5-20250929', 'claude-opus-4-6', 'claude-haiku-4-5-20251001'];
 
 test.use({ actionTimeout: 15_000 });
+test.setTimeout(120_000);
+// The machine these run on is shared: give the page time.
+const expect = baseExpect.configure({ timeout: 20_000 });
 
 /** 30 sessions over the last 20 days, one transcript each, in three projects. */
 async function writeTranscripts(agentDir: string, files = 30): Promise<void> {
@@ -54,9 +57,9 @@ async function startWith(env: Record<string, string> = {}): Promise<Served> {
 
 test.describe('first scan', () => {
   let app: Served;
-  // TEST ONLY knob: each transcript read waits 150 ms, so the 30-file scan takes about 4.5 s.
+  // TEST ONLY knob: each transcript read waits 400 ms, so the 30-file scan takes about 12 s.
   test.beforeAll(async () => {
-    app = await startWith({ SWITCHBOARD_TEST_SCAN_DELAY_MS: '150' });
+    app = await startWith({ SWITCHBOARD_TEST_SCAN_DELAY_MS: '400' });
   });
   test.afterAll(() => app.stop());
 
@@ -70,7 +73,7 @@ test.describe('first scan', () => {
     await expect(page.getByTestId('card-cost')).toHaveCount(0);
     await expect(page.getByText(/No data|No daily usage|\$0\.00/)).toHaveCount(0);
     await page.screenshot({ path: `${SHOTS}/usage-first-scan.png`, fullPage: true });
-    await expect(page.getByTestId('card-cost')).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByTestId('card-cost')).toBeVisible({ timeout: 60_000 });
     await expect(progress).toHaveCount(0);
     await expect(page.getByTestId('card-cost').locator('.card-value')).not.toHaveText('$0.00');
     expect(watch.errors).toEqual([]);
@@ -157,21 +160,25 @@ test.describe('answers', () => {
     await expect(page.getByTestId('table-projects').locator('tbody tr')).toHaveCount(3);
     await expect(page.getByTestId('table-sessions').locator('tbody tr')).toHaveCount(20);
     await page.getByTestId('chart-models').getByRole('button', { name: 'Table' }).click();
-    const report = await page.evaluate(() => {
-      const out: string[] = [];
-      for (const wrap of document.querySelectorAll<HTMLElement>('.table-wrap')) {
+    // Plain JS run in the page (this file is type-checked without the DOM library).
+    const report = (await page.evaluate(`(() => {
+      const out = [];
+      for (const wrap of document.querySelectorAll('.table-wrap')) {
         if (wrap.offsetParent === null) continue; // a hidden table view
         const box = wrap.getBoundingClientRect();
         const overflow = getComputedStyle(wrap).overflowX;
-        if (box.right > document.documentElement.clientWidth + 1) out.push(`${wrap.getAttribute('aria-label')}: sticks out to ${box.right}`);
-        if (wrap.scrollWidth > wrap.clientWidth && overflow !== 'auto' && overflow !== 'scroll') out.push(`${wrap.getAttribute('aria-label')}: clipped`);
+        if (box.right > document.documentElement.clientWidth + 1) out.push(wrap.getAttribute('aria-label') + ': sticks out to ' + box.right);
+        if (wrap.scrollWidth > wrap.clientWidth && overflow !== 'auto' && overflow !== 'scroll') out.push(wrap.getAttribute('aria-label') + ': clipped');
       }
-      for (const code of document.querySelectorAll<HTMLElement>('code.model')) {
+      let models = 0;
+      for (const code of document.querySelectorAll('code.model')) {
         if (code.offsetParent === null) continue;
-        if (code.getClientRects().length !== 1) out.push(`model id broken: ${code.textContent}`);
+        models++;
+        if (code.getClientRects().length !== 1) out.push('model id broken: ' + code.textContent);
       }
-      return { out, documentScroll: document.documentElement.scrollWidth - document.documentElement.clientWidth };
-    });
+      return { out, models, documentScroll: document.documentElement.scrollWidth - document.documentElement.clientWidth };
+    })()`)) as { out: string[]; models: number; documentScroll: number };
+    expect(report.models).toBeGreaterThan(20);
     expect(report.out).toEqual([]);
     expect(report.documentScroll).toBeLessThanOrEqual(0);
     await page.screenshot({ path: `${SHOTS}/usage-800px.png`, fullPage: true });

@@ -3,6 +3,7 @@ import { ExportButtons } from '../../components/export-buttons.js';
 import { DataTable, type Column } from '../../components/data-table.js';
 import { Empty } from '../../components/notice.js';
 import { formatCost, formatInt } from '../../lib/format.js';
+import { PathText } from '../../lib/path-breaks.js';
 import type { ExportColumn } from '../../lib/table-export.js';
 
 const columns: Column<ProjectEntry>[] = [
@@ -36,8 +37,8 @@ export function ProjectsTable(props: { projects: ProjectEntry[]; onPick: (projec
     {
       ...columns[0]!,
       render: (p) => (
-        <button type="button" class="link-button path" title="Show this project's sessions" onClick={() => props.onPick(p.projectPath)}>
-          {p.projectPath}
+        <button type="button" class="link-button path table-path" title="Show this project's sessions" onClick={() => props.onPick(p.projectPath)}>
+          <PathText path={p.projectPath} />
         </button>
       ),
     },

@@ -5,13 +5,14 @@ import { DataTable, type Column } from '../../components/data-table.js';
 import { ExportButtons } from '../../components/export-buttons.js';
 import { Empty, ErrorNotice, Loading } from '../../components/notice.js';
 import { formatCost, formatInt } from '../../lib/format.js';
+import { PathText } from '../../lib/path-breaks.js';
 import type { ExportColumn } from '../../lib/table-export.js';
 import { useResource } from '../../lib/use-resource.js';
 
 const PAGE = 20;
 
 const columns: Column<Session>[] = [
-  { key: 'project', label: 'Project', render: (s) => <span class="path" title={s.sessionId}>{s.projectPath || '—'}</span> },
+  { key: 'project', label: 'Project', render: (s) => <span class="path table-path" title={s.sessionId}>{s.projectPath ? <PathText path={s.projectPath} /> : '—'}</span> },
   { key: 'last', label: 'Last activity', render: (s) => <span class="nowrap">{new Date(s.lastActivity).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}</span> },
   { key: 'cost', label: 'Cost', numeric: true, render: (s) => formatCost(s.cost) },
   { key: 'in', label: 'Input', numeric: true, render: (s) => formatInt(s.inputTokens) },
