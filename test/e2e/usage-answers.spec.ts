@@ -98,20 +98,20 @@ test.describe('answers', () => {
 
     const sessions = page.getByTestId('sessions');
     await expect(sessions.getByText(/^1–20 of 30$/)).toBeVisible();
-    await sessions.getByLabel('Sort by').selectOption('cost');
+    await sessions.getByLabel('Sort by', { exact: true }).selectOption('cost');
     await expect(sessions.getByText(/^1–20 of 30$/)).toBeVisible();
     await expect.poll(async () => { const c = await costs(page); return c.every((v, i) => i === 0 || c[i - 1]! >= v); }).toBe(true);
     const from = (await page.getByLabel('From', { exact: true }).inputValue()).replaceAll('-', '');
     const to = (await page.getByLabel('To', { exact: true }).inputValue()).replaceAll('-', '');
     const api = await apiGet<{ sessions: Array<{ sessionId: string; projectPath: string }> }>(page, `/api/usage/sessions?since=${from}&until=${to}&tz=${encodeURIComponent(tz)}&sort=cost&limit=20`);
     await expect(page.getByTestId('table-sessions').locator('tbody tr').first().locator('.path')).toHaveAttribute('title', api.sessions[0]!.sessionId);
-    await sessions.getByLabel('Order').selectOption('asc');
+    await sessions.getByLabel('Order', { exact: true }).selectOption('asc');
     await expect.poll(async () => { const c = await costs(page); return c.length > 1 && c.every((v, i) => i === 0 || c[i - 1]! <= v); }).toBe(true);
 
-    await sessions.getByLabel('Project').selectOption(PROJECTS[1]!);
+    await sessions.getByLabel('Project', { exact: true }).selectOption(PROJECTS[1]!);
     await expect(sessions.getByText(/^1–10 of 10$/)).toBeVisible();
     for (const cell of await page.getByTestId('table-sessions').locator('tbody tr .path').allInnerTexts()) expect(cell).toBe(PROJECTS[1]);
-    await sessions.getByLabel('Model').selectOption(MODELS[1]!);
+    await sessions.getByLabel('Model', { exact: true }).selectOption(MODELS[1]!);
     await expect(page.getByTestId('table-sessions').locator('tbody tr')).not.toHaveCount(0);
     for (const cell of await page.getByTestId('table-sessions').locator('tbody tr td:nth-child(9)').allInnerTexts()) expect(cell).toContain(MODELS[1]);
     await page.screenshot({ path: `${SHOTS}/usage-sessions-filtered.png`, fullPage: true });
@@ -120,14 +120,14 @@ test.describe('answers', () => {
 
     // A project name in the Projects table filters the sessions to it.
     await page.getByTestId('table-projects').getByRole('button', { name: PROJECTS[2]! }).click();
-    await expect(sessions.getByLabel('Project')).toHaveValue(PROJECTS[2]!);
+    await expect(sessions.getByLabel('Project', { exact: true })).toHaveValue(PROJECTS[2]!);
 
     await page.getByRole('button', { name: 'Costliest this week' }).click();
     await expect(page.getByRole('button', { name: '7 days' })).toHaveAttribute('aria-pressed', 'true');
     await expect(page.getByRole('button', { name: '30 days' })).toHaveAttribute('aria-pressed', 'false');
-    await expect(sessions.getByLabel('Sort by')).toHaveValue('cost');
-    await expect(sessions.getByLabel('Order')).toHaveValue('desc');
-    await expect(sessions.getByLabel('Project')).toHaveValue('');
+    await expect(sessions.getByLabel('Sort by', { exact: true })).toHaveValue('cost');
+    await expect(sessions.getByLabel('Order', { exact: true })).toHaveValue('desc');
+    await expect(sessions.getByLabel('Project', { exact: true })).toHaveValue('');
     await expect.poll(async () => { const c = await costs(page); return c.length > 0 && c.every((v, i) => i === 0 || c[i - 1]! >= v); }).toBe(true);
     expect(watch.errors).toEqual([]);
     expect(watch.failures).toEqual([]);

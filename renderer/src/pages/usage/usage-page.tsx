@@ -37,27 +37,34 @@ export function UsagePage() {
     until: filter.to ? compactDay(filter.to) : undefined,
     tz: filter.zone,
   };
-  const deps = [JSON.stringify(query), version, zoneKnown];
-  const guard = <T,>(f: () => Promise<T>) => (valid && zoneKnown ? f() : pending<T>());
-  const summary = useResource(() => guard(() => api.usageSummary(query)), deps);
-  const daily = useResource(() => guard(() => api.usageDaily(query)), deps);
-  const monthly = useResource(() => guard(() => api.usageMonthly(query)), deps);
-  const models = useResource(() => guard(() => api.usageModels(query)), deps);
-  const insights = useResource(() => guard(() => api.usageInsights(query)), deps);
-  const hourly = useResource(() => (zoneKnown ? api.usageHourly({ tz: filter.zone }) : pending<{ hourly: HourlyEntry[] }>()), [filter.zone, version, zoneKnown]);
-  const projects = useResource(() => guard(() => api.usageProjects(query)), deps);
   const [statusTick, setStatusTick] = useState(0);
   const cache = useResource(api.usageStatus, [version, statusTick]);
+  // Until something is cached only the summary is asked for (it starts the first scan): every
+  // read waits for that scan, and a browser's six connections per host would all be held by
+  // waiting reads, leaving none for the status polls that show its progress.
+  const ready = cache.data?.cached === true;
+  const deps = [JSON.stringify(query), version, zoneKnown, ready];
+  const guard = <T,>(f: () => Promise<T>) => (valid && zoneKnown ? f() : pending<T>());
+  const whenReady = <T,>(f: () => Promise<T>) => (ready ? guard(f) : pending<T>());
+  const summary = useResource(() => guard(() => api.usageSummary(query)), deps);
+  const daily = useResource(() => whenReady(() => api.usageDaily(query)), deps);
+  const monthly = useResource(() => whenReady(() => api.usageMonthly(query)), deps);
+  const models = useResource(() => whenReady(() => api.usageModels(query)), deps);
+  const insights = useResource(() => whenReady(() => api.usageInsights(query)), deps);
+  const hourly = useResource(() => (zoneKnown && ready ? api.usageHourly({ tz: filter.zone }) : pending<{ hourly: HourlyEntry[] }>()), [filter.zone, version, zoneKnown, ready]);
+  const projects = useResource(() => whenReady(() => api.usageProjects(query)), deps);
   const refresh = useAction(api.usageRefresh);
   const [selection, setSelection] = useState<SessionSelection>({});
-  // While a scan runs, its progress is polled; the data reads are answered when it ends.
+  // While a scan runs, or nothing is cached yet (the first read starts the scan), the status is
+  // polled for its progress; the data reads are answered when the scan ends.
   const scanning = cache.data?.scanning === true;
+  const uncached = cache.data !== undefined && !cache.data.cached;
   useEffect(() => {
-    if (!scanning) return undefined;
+    if (!scanning && !uncached) return undefined;
     const timer = setTimeout(() => setStatusTick((t) => t + 1), 400);
     return () => clearTimeout(timer);
-  }, [scanning, cache.data]);
-  const firstScan = cache.data !== undefined && !cache.data.cached && cache.data.scanning;
+  }, [scanning, uncached, cache.data]);
+  const firstScan = uncached && summary.data === undefined && !summary.error;
 
   const costliestThisWeek = () => {
     setTouched(true);
@@ -94,7 +101,7 @@ export function UsagePage() {
         }}
       />
       {firstScan ? <ScanProgress status={cache.data!} /> : <UsageFigures {...{ summary, daily, hourly, monthly, models, insights, projects, zone: filter.zone, from: filter.from, to: filter.to }} onPickProject={(project) => setSelection({ ...selection, project })} />}
-      {zoneKnown && !firstScan ? (
+      {zoneKnown && ready ? (
         <SessionsTable
           query={query}
           version={version}
