@@ -184,5 +184,6 @@ test.describe('answers', () => {
     await page.screenshot({ path: `${SHOTS}/usage-800px.png`, fullPage: true });
     await page.getByTestId('table-models').scrollIntoViewIfNeeded();
     await page.getByTestId('table-models').screenshot({ path: `${SHOTS}/usage-800px-models-table.png` });
+    await page.getByTestId('sessions').screenshot({ path: `${SHOTS}/usage-800px-sessions.png` });
   });
 });
