@@ -93,6 +93,35 @@ if (mode === 'cold') {
   }
   print({ runs, bytesRead, rssMiB: process.resourceUsage().maxRSS / 1024 });
   await s.stop();
+} else if (mode === 'refresh-api') {
+  // The dashboard's Refresh button on a warm app: append 1 MiB, then POST /api/usage/refresh
+  // (incremental) and read the summary, timed together, through HTTP as the dashboard does.
+  const [appendFile, target, runsText] = rest as [string, string, string];
+  const app = await startApp();
+  const post = (p: string) => fetch(app.url + p, { method: 'POST' }).then((r) => r.json() as Promise<{ success: boolean }>);
+  await get(app.url + SUMMARY);
+  await post('/api/usage/refresh');
+  const chunk = fs.readFileSync(appendFile);
+  const original = fs.statSync(target).size;
+  const runs: number[] = [];
+  let bytesRead = 0;
+  try {
+    for (let i = 0; i < Number(runsText); i++) {
+      fs.appendFileSync(target, chunk);
+      const t0 = performance.now();
+      const done = await post('/api/usage/refresh');
+      const summary = await get(app.url + SUMMARY);
+      runs.push(performance.now() - t0);
+      if (!done.success || summary.status !== 200) throw new Error('refresh failed');
+      bytesRead = app.services.usage.lastScan()?.bytesRead ?? 0;
+      fs.truncateSync(target, original);
+      await post('/api/usage/refresh'); // reads the shrunk file again: not timed
+    }
+  } finally {
+    fs.truncateSync(target, original);
+  }
+  print({ runs, bytesRead, rssMiB: process.resourceUsage().maxRSS / 1024 });
+  await app.close();
 } else if (mode === 'startup-service') {
   // The usage service alone: from its construction to the first answer out of the disk cache.
   const { systemClock } = await import('../main/infra/clock.js');
@@ -117,6 +146,7 @@ if (mode === 'cold') {
   await get(app.url + SUMMARY);
   await get(app.url + SUMMARY);
   print({ firstAnswerMs: answer.at, status: answer.status, totalTokens: JSON.parse(answer.body).totalTokens, saved });
+  if (process.env.BENCH_STARTUP_NO_QUIT === '1') process.exit(0); // an empty-dir start: nothing to save
   await app.close();
 } else if (mode === 'floor') {
   // The same measurement with nothing of the app: a node:http server answering a fixed body,

@@ -1,5 +1,5 @@
 // npm run bench:usage — this project's usage scanner next to ccusage 20.0.24 on generated corpora.
-//   BENCH_SIZES=100MB,1GB (default both)  BENCH_RUNS=5  BENCH_LOAD_SECONDS=10
+//   BENCH_SIZES=100MB,1GB (default both)  BENCH_RUNS=5  BENCH_LOAD_SECONDS=10 (0 skips the load rows)
 // Corpora are written once into bench/.corpus/<size> (gitignored) by scripts/gen-usage.mjs
 // --seed 42 and reused. Each measurement runs in its own process, one at a time, from a compiled
 // copy of main/ (bench/.corpus/build), so no TypeScript loader is timed.
@@ -15,6 +15,7 @@ const corpora = path.join(root, 'bench', '.corpus');
 const build = path.join(corpora, 'build');
 const child = path.join(build, 'dist', 'bench', 'usage-child.js');
 const generator = path.join(root, 'scripts', 'gen-usage.mjs');
+const cli = path.join(build, 'dist', 'main', 'cli', 'main.js');
 const ccusage = path.join(root, 'node_modules', '.bin', 'ccusage');
 const sizes = (process.env.BENCH_SIZES ?? '100MB,1GB').split(',').map((s) => s.trim()).filter(Boolean);
 const runs = Number(process.env.BENCH_RUNS ?? 5);
@@ -144,9 +145,24 @@ async function benchCorpus(size: string): Promise<Array<Record<string, string | 
   row('switchboard cold scan (in process, to first answer)', inProcess, null, ref, 'throughput');
   row('  then writing the disk cache (in process, after the answer)', persist, null, null);
 
-  const refresh = await timed(process.execPath, [child, 'refresh', corpus, lastHome, appendChunk(), largestFile(corpus), String(runs)]);
+  const chunk = appendChunk();
+  const refresh = await timed(process.execPath, [child, 'refresh', corpus, lastHome, chunk, largestFile(corpus), String(runs)]);
   const r = JSON.parse(refresh.stdout) as { runs: number[]; bytesRead: number };
   row(`refresh after a ${(r.bytesRead / (1 << 20)).toFixed(2)} MiB append (to new answer)`, r.runs, refresh.rssMiB, null);
+  const viaApi = await timed(process.execPath, [child, 'refresh-api', corpus, lastHome, chunk, largestFile(corpus), String(runs)]);
+  const a = JSON.parse(viaApi.stdout) as { runs: number[]; bytesRead: number };
+  row(`POST /api/usage/refresh + summary after a ${(a.bytesRead / (1 << 20)).toFixed(2)} MiB append (HTTP, whole app)`, a.runs, viaApi.rssMiB, null);
+
+  // The terminal report on the warm disk cache, from spawn to exit (the first run after the app's
+  // writes brings the cache up to date; the timed ones follow within its fresh minute).
+  const cliEnv = { ...process.env, SWITCHBOARD_HOME: lastHome, SWITCHBOARD_AGENT_DIR: corpus };
+  await timed(process.execPath, [cli, 'usage', 'daily', '--json', '--tz', 'UTC'], cliEnv);
+  const cliRuns: Timed[] = [];
+  for (let i = 0; i < runs; i++) cliRuns.push(await timed(process.execPath, [cli, 'usage', 'daily', '--json', '--tz', 'UTC'], cliEnv));
+  const cliDaily = JSON.parse(cliRuns[0]!.stdout) as { daily: Array<{ inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number }> };
+  const cliTokens = cliDaily.daily.reduce((n, d) => n + d.inputTokens + d.outputTokens + d.cacheReadTokens + d.cacheWriteTokens, 0);
+  if (cliTokens !== tokens[0]) throw new Error(`CLI token total ${cliTokens} differs from ${tokens[0]}`);
+  row('switchboard usage daily --json, warm disk cache (process, spawn to exit)', cliRuns.map((t) => t.wallMs), Math.max(...cliRuns.map((t) => t.rssMiB)), null);
 
   // Whole app, from process start: first with the disk cache alone (the first start after a scan,
   // or after a crash), then as a restart normally goes, with the answers the last run saved.
@@ -164,10 +180,20 @@ async function benchCorpus(size: string): Promise<Array<Record<string, string | 
     }
     return { times, rss };
   };
+  // The same start on an empty agent dir and a fresh home: what the app costs with no data at all.
+  const empty: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const emptyAgent = fs.mkdtempSync(path.join(scratch, 'empty-agent-'));
+    const emptyHome = fs.mkdtempSync(path.join(scratch, 'empty-home-'));
+    const s = await timed(process.execPath, [child, 'startup', emptyAgent, emptyHome], { ...process.env, BENCH_STARTUP_NO_QUIT: '1' });
+    empty.push((JSON.parse(s.stdout) as { firstAnswerMs: number }).firstAnswerMs);
+  }
+  row('start-up on an empty agent dir, first summary (since process start)', empty, null, null);
   const cacheOnly = await startup(false);
   row('first summary from the disk cache, whole app (since process start)', cacheOnly.times, cacheOnly.rss, null);
   const restart = await startup(true);
   row('first summary after a restart (saved answers), whole app (since process start)', restart.times, restart.rss, null);
+  row(`  restart minus empty-dir start-up (medians: ${ms(median(restart.times))} − ${ms(median(empty))})`, [median(restart.times) - median(empty)], null, null);
   const floor: number[] = [];
   for (let i = 0; i < runs; i++) floor.push(JSON.parse((await timed(process.execPath, [child, 'floor', corpus, lastHome])).stdout).firstAnswerMs);
   row('  floor: bare node:http answering its first request (since process start)', floor, null, null);
@@ -224,9 +250,11 @@ try {
   for (const size of sizes) rows.push(...(await benchCorpus(size)));
   console.log(`\nusage scan, ${runs} runs each (median), ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   printTable(rows);
-  const loadRows = await loadCached(corpusFor(sizes[0]!));
-  console.log(`\ncached endpoints, 200 connections, ${loadSeconds} s each (${sizes[0]} corpus)`);
-  printTable(loadRows.map((r) => ({ route: r.name, 'req/s': r.rps, 'p50 ms': r.p50, 'p99 ms': r.p99, errors: r.errors, non2xx: r.non2xx, total: r.requests })));
+  if (loadSeconds > 0) {
+    const loadRows = await loadCached(corpusFor(sizes[0]!));
+    console.log(`\ncached endpoints, 200 connections, ${loadSeconds} s each (${sizes[0]} corpus)`);
+    printTable(loadRows.map((r) => ({ route: r.name, 'req/s': r.rps, 'p50 ms': r.p50, 'p99 ms': r.p99, errors: r.errors, non2xx: r.non2xx, total: r.requests })));
+  }
 } finally {
   fs.rmSync(scratch, { recursive: true, force: true });
 }

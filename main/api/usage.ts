@@ -13,6 +13,10 @@ import {
   modelsResponse,
   monthlyResponse,
   pagination,
+  projectsResponse,
+  sessionSelection,
+  refreshOptions,
+  refreshQuery,
   refreshResponse,
   sessionsQuery,
   sessionsResponse,
@@ -107,22 +111,36 @@ export function createUsageRouter({ services, registry, hot }: RouterDeps): Rout
   route({
     method: 'get',
     path: '/api/usage/sessions',
-    summary: 'Sessions with requests in the window, newest activity first, paged',
+    summary: 'Sessions with requests in the window, newest activity first (or by sort/order), filtered by project/model, paged',
     query: sessionsQuery,
     response: sessionsResponse,
     handler: ({ query, req, res }) => {
       const p = usageParams(query);
       const { limit, offset } = pagination(query);
-      return read('sessions', req, res, p, () => usage.sessions(p, limit, offset));
+      const select = sessionSelection(query);
+      return read('sessions', req, res, p, () => usage.sessions(p, limit, offset, select));
+    },
+  });
+  route({
+    method: 'get',
+    path: '/api/usage/projects',
+    summary: 'Per project (cwd): tokens by kind, cost, sessions, last activity and top model, by cost',
+    query: usageQuery,
+    response: projectsResponse,
+    handler: ({ query, req, res }) => {
+      const p = usageParams(query);
+      return read('projects', req, res, p, () => usage.projects(p), (projects) => ({ projects }));
     },
   });
   route({
     method: 'post',
     path: '/api/usage/refresh',
-    summary: 'Drops the usage caches and waits for a full rescan of the transcripts',
+    summary: 'Waits for an incremental rescan of the transcripts (full=true: drops everything and rescans every file)',
+    query: refreshQuery,
     response: refreshResponse,
-    handler: async () => {
-      const { timestamp } = await answer(() => usage.refresh());
+    handler: async ({ query }) => {
+      const { full } = refreshOptions(query);
+      const { timestamp } = await answer(() => usage.refresh(full));
       return { success: true, message: 'Usage data refreshed', timestamp };
     },
   });

@@ -12,6 +12,8 @@ Commands:
   use [profile]        make a profile the default; without a name, list the profiles
   serve [--port N]     run the management API and dashboard headless (default port 3000)
   shared link          link {config_dir}/shared/{commands,skills,agents} into the agent data dir
+  usage <report>       token and cost reports in the terminal: daily, monthly, session, projects,
+                       models (--since, --until, --tz, --mode, --json; see 'usage --help')
   bridge <command>     legacy editor bridge (deprecated, beta): auth, status, models, start, stop,
                        enable, disable, help ('switchboard cursor ...' still works)
   help [command]       show this help, or a command's
@@ -33,6 +35,7 @@ export const commands: Record<string, Command> = {
   bridge: async (argv) => (await import('./bridge.js')).runBridge(argv),
   cursor: async (argv) => (await import('./bridge.js')).runCursorAlias(argv),
   shared: async (argv) => (await import('./shared.js')).runShared(argv),
+  usage: async (argv) => (await import('./usage.js')).runUsage(argv),
   help: async ([name]) => {
     const usage = name ? await usageOf(name) : USAGE;
     if (usage === undefined) throw new CliError(`unknown command '${name}'\n\n${USAGE}`);
@@ -57,6 +60,8 @@ async function usageOf(name: string): Promise<string | undefined> {
       return (await import('./bridge.js')).BRIDGE_USAGE;
     case 'shared':
       return (await import('./shared.js')).SHARED_USAGE;
+    case 'usage':
+      return (await import('./usage.js')).USAGE_USAGE;
     case 'help':
       return USAGE;
     default:

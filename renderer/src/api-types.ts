@@ -35,6 +35,7 @@ import type {
   insightsResponse,
   modelsResponse,
   monthlyResponse,
+  projectsResponse,
   refreshResponse,
   sessionsResponse,
   statusResponse,
@@ -138,6 +139,8 @@ export type Anomaly = Insights['anomalies'][number];
 export type SessionsPage = Body<typeof sessionsResponse>;
 export type Session = SessionsPage['sessions'][number];
 export type CacheStatus = Body<typeof statusResponse>;
+export type ScanProgress = NonNullable<CacheStatus['progress']>;
+export type ProjectEntry = Body<typeof projectsResponse>['projects'][number];
 export type RefreshResult = Body<typeof refreshResponse>;
 
 export type BridgeStatus = Body<typeof bridgeStatusResponse>;

@@ -65,6 +65,8 @@ const enc = encodeURIComponent;
 
 /** Usage queries all take the same optional window and timezone. */
 export interface UsageQuery { since?: string; until?: string; tz?: string }
+/** Session order and filters (GET /api/usage/sessions). */
+export interface SessionSelection { sort?: 'lastActivity' | 'cost' | 'tokens'; order?: 'asc' | 'desc'; project?: string; model?: string }
 
 export const api = {
   profiles: () => json<T.ProfilesList>('GET', '/api/profiles'),
@@ -125,8 +127,9 @@ export const api = {
   usageModels: (q: UsageQuery) =>
     json<{ models: T.ModelEntry[]; totalCost: number }>('GET', '/api/usage/models', undefined, { ...q }),
   usageInsights: (q: UsageQuery) => json<T.Insights>('GET', '/api/usage/insights', undefined, { ...q }),
-  usageSessions: (q: UsageQuery & { limit: number; offset: number }) =>
+  usageSessions: (q: UsageQuery & SessionSelection & { limit: number; offset: number }) =>
     json<T.SessionsPage>('GET', '/api/usage/sessions', undefined, { ...q }),
+  usageProjects: (q: UsageQuery) => json<{ projects: T.ProjectEntry[] }>('GET', '/api/usage/projects', undefined, { ...q }),
   usageRefresh: () => json<T.RefreshResult>('POST', '/api/usage/refresh'),
   usageStatus: () => json<T.CacheStatus>('GET', '/api/usage/status'),
 

@@ -76,9 +76,9 @@ test('sessions page through the API and a narrower range changes the totals', as
   await expect(sessions.getByText(/^1–20 of \d+$/)).toBeVisible();
   const total = Number((await sessions.getByText(/^1–20 of \d+$/).innerText()).split(' of ')[1]!.replace(/,/g, ''));
   expect(total).toBeGreaterThan(20);
-  await sessions.getByRole('button', { name: 'Older' }).click();
+  await sessions.getByRole('button', { name: 'Next' }).click();
   await expect(sessions.getByText(`21–${Math.min(40, total)} of ${total}`)).toBeVisible();
-  await sessions.getByRole('button', { name: 'Newer' }).click();
+  await sessions.getByRole('button', { name: 'Previous' }).click();
   await expect(sessions.getByText(/^1–20 of/)).toBeVisible();
 
   await page.getByRole('button', { name: '7 days' }).click();

@@ -55,6 +55,7 @@ export const insightsResponse = z.object({
     }),
   ),
   thresholds: z.object({ highInput: z.int(), highIoRatio: z.number(), costSpikeMultiplier: z.number(), highCacheRead: z.int() }),
+  baseline: z.object({ averageDailyCost: z.number(), days: z.int(), since: z.string().nullable(), until: z.string().nullable() }),
 });
 
 export const sessionsResponse = z.object({
@@ -65,6 +66,9 @@ export const sessionsResponse = z.object({
       lastActivity: z.string(),
       inputTokens: z.int(),
       outputTokens: z.int(),
+      cacheReadTokens: z.int(),
+      cacheWriteTokens: z.int(),
+      totalTokens: z.int(),
       cost: z.number(),
       modelsUsed: z.array(z.string()),
       version: z.string().nullable(),
@@ -73,6 +77,19 @@ export const sessionsResponse = z.object({
   total: z.int(),
   limit: z.int(),
   offset: z.int(),
+});
+
+export const projectsResponse = z.object({
+  projects: z.array(
+    z.object({
+      projectPath: z.string(),
+      ...totals,
+      totalTokens: z.int(),
+      sessions: z.int(),
+      lastActivity: z.string(),
+      topModel: z.string().nullable(),
+    }),
+  ),
 });
 
 export const refreshResponse = z.object({ success: z.literal(true), message: z.string(), timestamp: z.int() });
@@ -86,4 +103,6 @@ export const statusResponse = z.object({
   files: z.int().nullable(),
   malformedLines: z.int().nullable(),
   oversizedLines: z.int().nullable(),
+  scanning: z.boolean(),
+  progress: z.object({ filesDone: z.int(), filesTotal: z.int(), bytesDone: z.int(), bytesTotal: z.int() }).nullable(),
 });

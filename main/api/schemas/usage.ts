@@ -3,6 +3,8 @@ import { E } from '../error-texts.js';
 import { ApiError } from '../errors.js';
 import { parseWith } from '../route.js';
 import type { UsageParams } from '../../services/usage/usage-service.js';
+import { COST_MODES } from '../../services/usage/cost-mode.js';
+import { SESSION_SORTS, type SessionQuery } from '../../services/usage/session-query.js';
 import { isValidTimeZone, parseCompactDate } from '../../services/usage/zone-calendar.js';
 
 export * from './usage-responses.js';
@@ -17,11 +19,16 @@ export const usageQuery = z.object({
   since: described('First local day, YYYYMMDD (inclusive)'),
   until: described('Last local day, YYYYMMDD (inclusive)'),
   tz: described('IANA time zone for grouping; default usage.timezone from config.yaml, else the system zone'),
+  mode: described('Cost mode: auto (a logged costUSD, else the price table), calculate, display; default usage.cost_mode'),
 });
 
 export const sessionsQuery = usageQuery.extend({
   limit: described('Page size, 1-1000, default 50'),
   offset: described('Sessions to skip, default 0'),
+  sort: described('lastActivity (default), cost or tokens'),
+  order: described('desc (default) or asc'),
+  project: described('Only sessions whose projectPath is exactly this'),
+  model: described('Only sessions that used this model (as listed)'),
 });
 
 const compactDate = z
@@ -36,13 +43,36 @@ const offset = z.string().regex(/^\d{1,15}$/, 'expected an integer').transform(N
 const dateFields = z.object({ since: compactDate, until: compactDate });
 const zoneField = z.object({ tz: zone });
 const pageFields = z.object({ limit, offset });
+const modeField = z.object({ mode: z.enum(COST_MODES).optional() });
+const filterText = z.string().min(1, 'expected a non-empty value').max(4096).optional();
+const sessionFields = z.object({ sort: z.enum(SESSION_SORTS).optional(), order: z.enum(['asc', 'desc']).optional(), project: filterText, model: filterText });
+
+export const refreshQuery = z.object({ full: described('true: drop everything and rescan every file; default: an incremental rescan') });
+const fullField = z.object({ full: z.enum(['true', 'false']).optional() });
+
+/** `full=true|false` (default false), else 400 `Invalid refresh option`. */
+export function refreshOptions(query: Record<string, unknown>): { full: boolean } {
+  return { full: parseWith(fullField, { full: query.full }, E.invalidRefreshOption).full === 'true' };
+}
 
 /** since/until (400 `Invalid date format…`, `Invalid date range`) and tz (400 `Invalid timezone`). */
 export function usageParams(query: Record<string, unknown>): UsageParams {
   const { since, until } = parseWith(dateFields, { since: query.since, until: query.until }, E.invalidDate);
   if (since !== undefined && until !== undefined && since > until) throw new ApiError(400, E.invalidDateRange, 'since is after until');
   const { tz } = parseWith(zoneField, { tz: query.tz }, E.invalidTimezone);
-  return { since: since ?? null, until: until ?? null, ...(tz !== undefined ? { tz } : {}) };
+  const { mode } = parseWith(modeField, { mode: query.mode }, E.invalidCostMode);
+  return { since: since ?? null, until: until ?? null, ...(tz !== undefined ? { tz } : {}), ...(mode !== undefined ? { mode } : {}) };
+}
+
+/** sort, order, project, model on sessions, else 400 `Invalid session filter` naming the field. */
+export function sessionSelection(query: Record<string, unknown>): SessionQuery {
+  const parsed = parseWith(sessionFields, { sort: query.sort, order: query.order, project: query.project, model: query.model }, E.invalidSessionFilter);
+  const out: SessionQuery = {};
+  if (parsed.sort !== undefined) out.sort = parsed.sort;
+  if (parsed.order !== undefined) out.order = parsed.order;
+  if (parsed.project !== undefined) out.project = parsed.project;
+  if (parsed.model !== undefined) out.model = parsed.model;
+  return out;
 }
 
 /** limit 1-1000 (default 50), offset ≥ 0 (default 0), else 400 `Invalid pagination parameters`. */

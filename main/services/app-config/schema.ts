@@ -58,6 +58,8 @@ export const bridgeSectionSchema = z.looseObject({
 export const usageSectionSchema = z.looseObject({
   /** IANA zone used to group by day/hour; empty = the system zone. */
   timezone: z.string().default(''),
+  /** ccusage's --mode: auto (a logged costUSD, else the price table), calculate (the table), display (logged only). */
+  cost_mode: z.enum(['auto', 'calculate', 'display']).default('auto'),
 });
 
 export const agentToolSectionSchema = z.looseObject({

@@ -1,4 +1,5 @@
 import { addToDays, entriesOf, mergeDays, type DailyEntry, type DayBucket } from './daily.js';
+import { costIn, type CostMode } from './cost-mode.js';
 import type { DayWindow } from './slice.js';
 import type { UsageRecord } from './types.js';
 import type { ZoneCalendar } from './zone-calendar.js';
@@ -18,8 +19,9 @@ const MAX_WINDOWS_PER_FILE = 8;
 export class DailyByFile {
   private readonly byList = new WeakMap<readonly UsageRecord[], Map<string, FileDays>>();
 
-  daily(groups: readonly (readonly UsageRecord[])[], calendar: ZoneCalendar, window: DayWindow): DailyEntry[] {
-    const key = `${calendar.zone}|${window.since}|${window.until}`;
+  daily(groups: readonly (readonly UsageRecord[])[], calendar: ZoneCalendar, window: DayWindow, mode: CostMode = 'calculate'): DailyEntry[] {
+    const key = `${calendar.zone}|${window.since}|${window.until}|${mode}`;
+    const costOf = costIn(mode);
     const since = window.since ?? -Infinity;
     const until = window.until ?? Infinity;
     const byDay: FileDays = new Map();
@@ -32,7 +34,7 @@ export class DailyByFile {
         days = new Map();
         for (const r of records) {
           const day = calendar.dayOf(r.timestamp);
-          if (day >= since && day <= until) addToDays(days, day, r);
+          if (day >= since && day <= until) addToDays(days, day, r, costOf(r));
         }
         windows.set(key, days);
       }

@@ -1,5 +1,5 @@
 import type { UsageSlice } from './slice.js';
-import { addRecord, addTotals, emptyTotals, listedModel, sortedNames } from './totals.js';
+import { addRecord, addTotals, emptyTotals, listedModel, sortedNames, tableCost } from './totals.js';
 import type { Totals, UsageRecord } from './types.js';
 import { dayLabel } from './zone-calendar.js';
 
@@ -26,23 +26,23 @@ export interface DayBucket {
 }
 
 /** One row per local day that has a request (zero-token days too, as ccusage lists them), ascending. */
-export function dailyEntries(slice: UsageSlice): DailyEntry[] {
+export function dailyEntries(slice: UsageSlice, costOf: (r: UsageRecord) => number = tableCost): DailyEntry[] {
   const byDay = new Map<number, DayBucket>();
-  slice.records.forEach((r, i) => addToDays(byDay, slice.days[i]!, r));
+  slice.records.forEach((r, i) => addToDays(byDay, slice.days[i]!, r, costOf(r)));
   return entriesOf(byDay);
 }
 
-export function addToDays(byDay: Map<number, DayBucket>, day: number, r: UsageRecord): void {
+export function addToDays(byDay: Map<number, DayBucket>, day: number, r: UsageRecord, cost: number): void {
   let bucket = byDay.get(day);
   if (!bucket) byDay.set(day, (bucket = { totals: emptyTotals(), models: new Map() }));
-  addRecord(bucket.totals, r);
+  addRecord(bucket.totals, r, cost);
   const model = listedModel(r);
   if (model === null) return;
   let share = bucket.models.get(model);
   if (!share) bucket.models.set(model, (share = { inputTokens: 0, outputTokens: 0, cost: 0 }));
   share.inputTokens += r.inputTokens;
   share.outputTokens += r.outputTokens;
-  share.cost += r.cost;
+  share.cost += cost;
 }
 
 /** Adds `from`'s days into `into` (fresh objects: `from` stays as it was). */

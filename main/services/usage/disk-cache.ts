@@ -30,7 +30,7 @@ export type { CacheIdentity };
  * keys end to end (UTF-8, or UTF-16 LE) up to the end of the file. A reader takes views of the
  * arrays in the buffer it read, and builds each record once, straight into its file's lists.
  */
-const KIND = { magic: 'SWBUSAGE', version: 4 };
+const KIND = { magic: 'SWBUSAGE', version: 5 };
 const BYTES_PER_RECORD = NUM * 8 + REF * 4 + 4;
 
 export function serializeCache(snapshot: CacheSnapshot, identity: CacheIdentity, pricesId: string): Buffer {

@@ -1,4 +1,4 @@
-import { addRecord, emptyTotals, listedModel, sortedNames } from './totals.js';
+import { addRecord, emptyTotals, listedModel, sortedNames, tableCost } from './totals.js';
 import type { Totals, UsageRecord } from './types.js';
 import { hourLabel, type ZoneCalendar } from './zone-calendar.js';
 
@@ -12,14 +12,20 @@ export interface HourlyEntry extends Totals {
  * quiet hours filled with zeros. On a DST change the repeated hour is one slot and the
  * skipped hour is an empty slot, so every day has 24 entries.
  */
-export function hourlyEntries(records: readonly UsageRecord[], calendar: ZoneCalendar, first: number, last: number): HourlyEntry[] {
+export function hourlyEntries(
+  records: readonly UsageRecord[],
+  calendar: ZoneCalendar,
+  first: number,
+  last: number,
+  costOf: (r: UsageRecord) => number = tableCost,
+): HourlyEntry[] {
   const slots = new Map<number, { totals: Totals; models: Set<string> }>();
   for (const r of records) {
     const hour = calendar.hourOf(r.timestamp);
     if (hour < first || hour > last) continue;
     let slot = slots.get(hour);
     if (!slot) slots.set(hour, (slot = { totals: emptyTotals(), models: new Set() }));
-    addRecord(slot.totals, r);
+    addRecord(slot.totals, r, costOf(r));
     const model = listedModel(r);
     if (model !== null) slot.models.add(model);
   }

@@ -1,6 +1,6 @@
 import type { UsageSlice } from './slice.js';
-import { addRecord, byName, emptyTotals, listedModel, round2 } from './totals.js';
-import type { Totals } from './types.js';
+import { addRecord, byName, emptyTotals, listedModel, round2, tableCost } from './totals.js';
+import type { Totals, UsageRecord } from './types.js';
 
 export interface ModelEntry extends Totals {
   model: string;
@@ -10,16 +10,17 @@ export interface ModelEntry extends Totals {
   ioRatio: number | null;
 }
 
-export function modelEntries(slice: UsageSlice): { models: ModelEntry[]; totalCost: number } {
+export function modelEntries(slice: UsageSlice, costOf: (r: UsageRecord) => number = tableCost): { models: ModelEntry[]; totalCost: number } {
   const byModel = new Map<string, Totals>();
   let totalCost = 0;
   for (const r of slice.records) {
-    totalCost += r.cost;
+    const cost = costOf(r);
+    totalCost += cost;
     const model = listedModel(r);
     if (model === null) continue;
     let totals = byModel.get(model);
     if (!totals) byModel.set(model, (totals = emptyTotals()));
-    addRecord(totals, r);
+    addRecord(totals, r, cost);
   }
   const models = [...byModel.entries()].map(([model, t]) => ({
     model,

@@ -41,6 +41,7 @@ export function usageOf(value: unknown): LineOutcome {
   const model = optionalText(message.model);
   const sessionId = optionalText(value.sessionId);
   const version = optionalText(value.version);
+  const loggedCost = optionalCost(source.costUSD);
   if (
     Number.isNaN(inputTokens + outputTokens + cacheCreation + cacheReadTokens + timestamp) ||
     split === null ||
@@ -49,6 +50,7 @@ export function usageOf(value: unknown): LineOutcome {
     model === undefined ||
     sessionId === undefined ||
     version === undefined ||
+    loggedCost === undefined ||
     (version !== null && !/^\d+\.\d+\.\d+/.test(version))
   ) {
     return 'malformed';
@@ -68,6 +70,7 @@ export function usageOf(value: unknown): LineOutcome {
     sessionId,
     cwd: typeof value.cwd === 'string' ? value.cwd : null,
     version,
+    loggedCost,
   };
 }
 
@@ -100,6 +103,12 @@ function cacheWriteSplit(detail: unknown, total: number): [number, number] | nul
 function tokenCount(value: unknown, optional: boolean): number {
   if (value === undefined && optional) return 0;
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : NaN;
+}
+
+/** Absent → null; a finite non-negative number → itself; anything else (null included) → undefined (invalid line, as in ccusage). */
+function optionalCost(value: unknown): number | null | undefined {
+  if (value === undefined) return null;
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
 /** Absent → null; a non-empty string → itself; anything else → undefined (invalid line). */

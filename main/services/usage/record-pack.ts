@@ -7,7 +7,7 @@ import type { UsageRecord } from './types.js';
  */
 export interface PackedRecords {
   count: number;
-  /** NUM per record: timestamp, input, output, cache write 5m, cache write 1h, cache read, offset, flags, cost. */
+  /** NUM per record: timestamp, input, output, cache write 5m, cache write 1h, cache read, offset, flags, cost, logged cost (NaN: none). */
   numbers: Float64Array;
   /** REF per record: file, model, session, project path, version; indexes into `strings`, -1 for null. */
   refs: Int32Array;
@@ -17,7 +17,7 @@ export interface PackedRecords {
   strings: string[];
 }
 
-export const NUM = 9;
+export const NUM = 10;
 export const REF = 5;
 const SIDECHAIN = 1;
 const FAST = 2;
@@ -60,6 +60,7 @@ export class RecordPacker {
     numbers[n + 6] = r.offset;
     numbers[n + 7] = (r.sidechain ? SIDECHAIN : 0) | (r.fast ? FAST : 0) | (kept ? KEPT : 0);
     numbers[n + 8] = r.cost;
+    numbers[n + 9] = r.loggedCost ?? NaN;
     const f = i * REF;
     this.refs[f] = this.ref(0, r.file);
     this.refs[f + 1] = this.ref(1, r.model);
@@ -171,6 +172,7 @@ export class RecordReader {
       file: required(strings, refs[f]!),
       offset: small(numbers[n + 6]!),
       cost: numbers[n + 8]!,
+      loggedCost: Number.isNaN(numbers[n + 9]!) ? null : numbers[n + 9]!,
     };
   }
 }

@@ -26,6 +26,7 @@ export function toUsageRecord(parsed: ParsedUsage, file: string, offset: number)
     file,
     offset,
     cost: 0,
+    loggedCost: parsed.loggedCost,
   };
 }
 

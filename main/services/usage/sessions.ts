@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { UsageSlice } from './slice.js';
-import { byName, listedModel, sortedNames } from './totals.js';
+import { byName, listedModel, sortedNames, tableCost } from './totals.js';
 import type { UsageRecord } from './types.js';
 
 export interface SessionEntry {
@@ -10,6 +10,10 @@ export interface SessionEntry {
   lastActivity: string;
   inputTokens: number;
   outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  /** input + output + cache read + cache write. */
+  totalTokens: number;
   cost: number;
   modelsUsed: string[];
   /** Agent version of the newest line that names one. */
@@ -25,7 +29,7 @@ interface Building {
 }
 
 /** Every session with requests in the slice, newest `lastActivity` first. */
-export function sessionEntries(slice: UsageSlice): SessionEntry[] {
+export function sessionEntries(slice: UsageSlice, costOf: (r: UsageRecord) => number = tableCost): SessionEntry[] {
   const sessions = new Map<string, Building>();
   for (const r of slice.records) {
     let s = sessions.get(r.sessionId);
@@ -36,34 +40,44 @@ export function sessionEntries(slice: UsageSlice): SessionEntry[] {
         lastActivity: '',
         inputTokens: 0,
         outputTokens: 0,
+        cacheReadTokens: 0,
+        cacheWriteTokens: 0,
+        totalTokens: 0,
         cost: 0,
         modelsUsed: [],
         version: null,
       };
       sessions.set(r.sessionId, (s = { entry, last: -Infinity, pathAt: -Infinity, versionAt: -Infinity, models: new Set() }));
     }
-    s.entry.inputTokens += r.inputTokens;
-    s.entry.outputTokens += r.outputTokens;
-    s.entry.cost += r.cost;
+    const e = s.entry;
+    e.inputTokens += r.inputTokens;
+    e.outputTokens += r.outputTokens;
+    e.cacheReadTokens += r.cacheReadTokens;
+    e.cacheWriteTokens += r.cacheWrite5mTokens + r.cacheWrite1hTokens;
+    e.cost += costOf(r);
     const model = listedModel(r);
     if (model !== null) s.models.add(model);
     if (r.timestamp > s.last) s.last = r.timestamp;
     if (r.projectPath !== null && r.timestamp >= s.pathAt) {
-      s.entry.projectPath = r.projectPath;
+      e.projectPath = r.projectPath;
       s.pathAt = r.timestamp;
     }
     if (r.version !== null && r.timestamp >= s.versionAt) {
-      s.entry.version = r.version;
+      e.version = r.version;
       s.versionAt = r.timestamp;
     }
   }
   const list = [...sessions.values()];
   list.sort((a, b) => b.last - a.last || byName(a.entry.sessionId, b.entry.sessionId));
-  return list.map((s) => ({ ...s.entry, lastActivity: new Date(s.last).toISOString(), modelsUsed: sortedNames(s.models) }));
+  return list.map((s) => {
+    const e = s.entry;
+    const totalTokens = e.inputTokens + e.outputTokens + e.cacheReadTokens + e.cacheWriteTokens;
+    return { ...e, totalTokens, lastActivity: new Date(s.last).toISOString(), modelsUsed: sortedNames(s.models) };
+  });
 }
 
-/** ccusage's project: the folder under `projects/` (the one above `<session>/subagents/`). */
-function projectOf(r: UsageRecord): string {
+/** ccusage's project: the line's `cwd`, else the folder under `projects/` (the one above `<session>/subagents/`). */
+export function projectOf(r: UsageRecord): string {
   if (r.projectPath !== null) return r.projectPath;
   const parts = r.file.split(/[\\/]/);
   const at = parts.lastIndexOf('subagents');

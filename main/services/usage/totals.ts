@@ -4,13 +4,17 @@ export function emptyTotals(): Totals {
   return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, cost: 0 };
 }
 
-export function addRecord(t: Totals, r: UsageRecord): void {
+/** `cost` is the record's cost in the answer's cost mode (cost-mode.ts). */
+export function addRecord(t: Totals, r: UsageRecord, cost: number): void {
   t.inputTokens += r.inputTokens;
   t.outputTokens += r.outputTokens;
   t.cacheReadTokens += r.cacheReadTokens;
   t.cacheWriteTokens += r.cacheWrite5mTokens + r.cacheWrite1hTokens;
-  t.cost += r.cost;
+  t.cost += cost;
 }
+
+/** The record's own cost from the price table: the default of the pure aggregates. */
+export const tableCost = (r: UsageRecord): number => r.cost;
 
 export function addTotals(t: Totals, other: Totals): void {
   t.inputTokens += other.inputTokens;
@@ -20,9 +24,14 @@ export function addTotals(t: Totals, other: Totals): void {
   t.cost += other.cost;
 }
 
-/** The name to list for a record: `<synthetic>` (API error placeholders) and missing models are not models. */
+/**
+ * The name to list for a record: `<synthetic>` (API error placeholders) and missing models are not
+ * models. Fast-mode requests (`usage.speed: "fast"`) are listed as `<model>-fast`, as ccusage does,
+ * so per-model rows line up with its reports (they bill a multiple of the list price).
+ */
 export function listedModel(r: UsageRecord): string | null {
-  return r.model === null || r.model === SYNTHETIC_MODEL ? null : r.model;
+  if (r.model === null || r.model === SYNTHETIC_MODEL) return null;
+  return r.fast ? `${r.model}-fast` : r.model;
 }
 
 /** Plain code-unit order: what "sorted by name" means everywhere in the API. */

@@ -16,6 +16,8 @@ export interface RequestUsage {
 
 /** What one transcript line says about one API request, before de-duplication (decisions §5). */
 export interface ParsedUsage extends RequestUsage {
+  /** `costUSD` as logged; null when absent. */
+  loggedCost: number | null;
   messageId: string | null;
   requestId: string | null;
   sessionId: string | null;
@@ -35,6 +37,8 @@ export interface UsageRecord extends RequestUsage {
   offset: number;
   /** USD, from the built-in price table; filled when the record enters the store. */
   cost: number;
+  /** The line's own `costUSD`, when it logged one (cost modes auto and display use it). */
+  loggedCost: number | null;
 }
 
 /** Token and cost sums shared by daily, hourly, monthly and model rows. */

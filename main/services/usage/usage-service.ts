@@ -10,10 +10,13 @@ import type { HourlyEntry } from './hourly.js';
 import type { ModelEntry } from './models.js';
 import { Pricing } from './pricing.js';
 import { ScanPool } from './scan-pool.js';
+import { DEFAULT_COST_MODE, type CostMode } from './cost-mode.js';
+import type { ProjectEntry } from './projects.js';
+import { selectSessions, type SessionQuery } from './session-query.js';
 import type { SessionEntry } from './sessions.js';
 import type { UsageSummary } from './summary.js';
 import { UsageFetchError, UsageRangeError, UsageUnavailableError } from './usage-errors.js';
-import { UsageLoader, type ScanReport } from './usage-loader.js';
+import { newProgress, UsageLoader, type ScanProgress, type ScanReport } from './usage-loader.js';
 import { UsageStore } from './usage-store.js';
 import { UsageViews, type ViewQuery } from './usage-views.js';
 import { ZoneSetting } from './zone-setting.js';
@@ -23,6 +26,8 @@ import { humanAge } from './human-age.js';
 /** What an endpoint asks: an optional zone (already validated) and local-day window. */
 export interface UsageParams {
   tz?: string;
+  /** Cost mode (validated); default usage.cost_mode from config.yaml. */
+  mode?: CostMode;
   since?: number | null;
   until?: number | null;
 }
@@ -37,6 +42,10 @@ export interface CacheStatus {
   malformedLines: number | null;
   /** Lines over 64 MiB, skipped without being read into memory (scan-file.ts). */
   oversizedLines: number | null;
+  /** A scan is running (the first one, a background refresh, or a refresh). */
+  scanning: boolean;
+  /** Non-null while a scan runs. */
+  progress: ScanProgress | null;
 }
 
 export interface UsageServiceOptions {
@@ -49,7 +58,7 @@ export { FRESH_MS, MONTHLY_FRESH_MS, STALE_LIMIT_MS };
 const QUARTER_HOUR_MS = 900_000;
 
 /** The answers `reuse` can speak for. */
-export type AnswerKind = 'summary' | 'daily' | 'hourly' | 'monthly' | 'models' | 'insights' | 'sessions';
+export type AnswerKind = 'summary' | 'daily' | 'hourly' | 'monthly' | 'models' | 'insights' | 'sessions' | 'projects';
 
 /**
  * Usage analytics behind the API: the cache states of spec section 3 on top of an incremental
@@ -67,6 +76,8 @@ export class UsageService {
   private lastFetch: number | null = null;
   private lastReport: ScanReport | null = null;
   private inflight: Promise<void> | null = null;
+  /** The running scan's progress; null when none runs. */
+  private progress: ScanProgress | null = null;
   private loaded: Promise<void> = Promise.resolve();
   private persisting: Promise<void> = Promise.resolve();
   /** Store version the disk cache holds; a scan that changed nothing is not written again. */
@@ -134,17 +145,27 @@ export class UsageService {
     return this.answer(FRESH_MS, p, (q) => this.views.insights(q));
   }
 
-  async sessions(p: UsageParams, limit: number, offset: number): Promise<{ sessions: SessionEntry[]; total: number; limit: number; offset: number }> {
-    const all = await this.answer(FRESH_MS, p, (q) => this.views.sessions(q));
+  async sessions(p: UsageParams, limit: number, offset: number, select: SessionQuery = {}): Promise<{ sessions: SessionEntry[]; total: number; limit: number; offset: number }> {
+    const all = await this.answer(FRESH_MS, p, (q) => selectSessions(this.views.sessions(q), select));
     return { sessions: all.slice(offset, offset + limit), total: all.length, limit, offset };
   }
 
-  /** Drops every cache and waits for a full rescan; a failure is a 500. */
-  async refresh(): Promise<{ timestamp: number }> {
+  projects(p: UsageParams): Promise<ProjectEntry[]> {
+    return this.answer(FRESH_MS, p, (q) => this.views.projects(q));
+  }
+
+  /**
+   * Waits for an incremental rescan (decisions §5, revised): new files read whole, appended files
+   * from their last offset, shrunk or rewritten ones again from the start. `full` drops everything
+   * first and waits for a rescan of every file. A failure is a 500.
+   */
+  async refresh(full = false): Promise<{ timestamp: number }> {
     await this.loaded;
     await this.inflight?.catch(() => undefined);
-    this.store.clear();
-    this.lastFetch = null;
+    if (full) {
+      this.store.clear();
+      this.lastFetch = null;
+    }
     try {
       await this.sharedScan();
     } catch (err) {
@@ -155,8 +176,10 @@ export class UsageService {
 
   async status(): Promise<CacheStatus> {
     await this.loaded;
+    const progress = this.progress;
+    const scan = { scanning: progress !== null, progress: progress === null ? null : { ...progress } };
     if (this.lastFetch === null) {
-      return { cached: false, lastFetch: null, lastFetchHuman: null, cacheAge: null, cacheAgeHuman: null, files: null, malformedLines: null, oversizedLines: null };
+      return { cached: false, lastFetch: null, lastFetchHuman: null, cacheAge: null, cacheAgeHuman: null, files: null, malformedLines: null, oversizedLines: null, ...scan };
     }
     const age = Math.max(0, this.ctx.clock.now() - this.lastFetch);
     return {
@@ -168,6 +191,7 @@ export class UsageService {
       files: this.store.files.size,
       malformedLines: this.store.malformedLines(),
       oversizedLines: this.store.oversizedLines(),
+      ...scan,
     };
   }
 
@@ -183,8 +207,15 @@ export class UsageService {
   }
 
   private async answer<T>(freshMs: number, p: UsageParams, build: (q: ViewQuery) => T): Promise<T> {
+    // The defaults are read first: a stale read answers with the data it found, not with what a
+    // background scan it started found while config.yaml was being read.
+    const q: ViewQuery = {
+      zone: p.tz ?? (await this.zones.current()),
+      mode: p.mode ?? (await this.zones.currentMode()),
+      since: p.since ?? null,
+      until: p.until ?? null,
+    };
     await this.ensureData(freshMs);
-    const q: ViewQuery = { zone: p.tz ?? (await this.zones.current()), since: p.since ?? null, until: p.until ?? null };
     try {
       return build(q);
     } catch (err) {
@@ -219,6 +250,7 @@ export class UsageService {
   private sharedScan(): Promise<void> {
     this.inflight ??= this.scan().finally(() => {
       this.inflight = null;
+      this.progress = null;
     });
     return this.inflight;
   }
@@ -254,7 +286,10 @@ export class UsageService {
     let until = this.lastFetch + STALE_LIMIT_MS;
     const followsClock = kind === 'hourly';
     if (followsClock) until = Math.min(until, (Math.floor(now / QUARTER_HOUR_MS) + 1) * QUARTER_HOUR_MS);
-    return until > now ? { until, lasting: p.tz !== undefined && !followsClock } : null;
+    // A default-mode answer lasts only while the configured mode is the default one: a restart
+    // cannot re-read config.yaml before it serves saved answers.
+    const modeLasts = p.mode !== undefined || this.zones.knownMode() === DEFAULT_COST_MODE;
+    return until > now ? { until, lasting: p.tz !== undefined && modeLasts && !followsClock } : null;
   }
 
   /**
@@ -292,8 +327,9 @@ export class UsageService {
 
   private async scan(): Promise<void> {
     // Starts on the next turn: a stale read that triggered this answers first.
+    const progress = (this.progress = newProgress());
     await yieldToLoop();
-    this.lastReport = await this.loader.scan();
+    this.lastReport = await this.loader.scan(progress);
     // Once per start, after a scan that changed nothing: the index a disk-cache start skipped,
     // built in steps so that reads answered meanwhile are not held up.
     await this.store.warmIndex(() => yieldToLoop());
@@ -307,7 +343,7 @@ export class UsageService {
   private async announceAnomalies(): Promise<void> {
     let found: Anomaly[];
     try {
-      found = this.views.insights({ zone: await this.zones.current(), since: null, until: null }).anomalies;
+      found = this.views.insights({ zone: await this.zones.current(), mode: await this.zones.currentMode(), since: null, until: null }).anomalies;
     } catch (err) {
       this.ctx.logger.warn(`usage: anomaly check failed: ${errorMessage(err)}`);
       return;

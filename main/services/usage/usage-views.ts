@@ -1,9 +1,11 @@
-import { detectAnomalies, THRESHOLDS, type Anomaly } from './anomalies.js';
+import { baselineOf, detectAnomalies, THRESHOLDS, type Anomaly, type Baseline } from './anomalies.js';
 import { DailyByFile } from './daily-by-file.js';
 import { monthlyEntries, type DailyEntry, type MonthlyEntry } from './daily.js';
 import { hourlyEntries, type HourlyEntry } from './hourly.js';
 import { modelEntries, type ModelEntry } from './models.js';
 import type { Pricing } from './pricing.js';
+import { costIn, type CostMode } from './cost-mode.js';
+import { projectEntries, type ProjectEntry } from './projects.js';
 import { sessionEntries, type SessionEntry } from './sessions.js';
 import { sliceByWindow, type UsageSlice } from './slice.js';
 import { summarize, type UsageSummary } from './summary.js';
@@ -14,6 +16,7 @@ import { ZoneCalendar } from './zone-calendar.js';
 /** A resolved query: a valid zone and an inclusive local-day window. */
 export interface ViewQuery {
   zone: string;
+  mode: CostMode;
   since: number | null;
   until: number | null;
 }
@@ -28,7 +31,14 @@ interface View {
   monthly?: MonthlyEntry[];
   models?: { models: ModelEntry[]; totalCost: number };
   sessions?: SessionEntry[];
-  anomalies?: Anomaly[];
+  projects?: ProjectEntry[];
+  insights?: Insights;
+}
+
+export interface Insights {
+  anomalies: Anomaly[];
+  thresholds: typeof THRESHOLDS;
+  baseline: Baseline;
 }
 
 const MAX_VIEWS = 64;
@@ -57,7 +67,7 @@ export class UsageViews {
 
   daily(q: ViewQuery): DailyEntry[] {
     const v = this.view(q);
-    return (v.daily ??= this.dailyByFile.daily(this.store.keptGroups(), this.calendar(q.zone), q));
+    return (v.daily ??= this.dailyByFile.daily(this.store.keptGroups(), this.calendar(q.zone), q, q.mode));
   }
 
   monthly(q: ViewQuery): MonthlyEntry[] {
@@ -67,17 +77,22 @@ export class UsageViews {
 
   models(q: ViewQuery): { models: ModelEntry[]; totalCost: number } {
     const v = this.view(q);
-    return (v.models ??= modelEntries(this.slice(v, q)));
+    return (v.models ??= modelEntries(this.slice(v, q), costIn(q.mode)));
   }
 
   sessions(q: ViewQuery): SessionEntry[] {
     const v = this.view(q);
-    return (v.sessions ??= sessionEntries(this.slice(v, q)));
+    return (v.sessions ??= sessionEntries(this.slice(v, q), costIn(q.mode)));
   }
 
-  insights(q: ViewQuery): { anomalies: Anomaly[]; thresholds: typeof THRESHOLDS } {
+  projects(q: ViewQuery): ProjectEntry[] {
     const v = this.view(q);
-    return { anomalies: (v.anomalies ??= detectAnomalies(this.daily(q))), thresholds: THRESHOLDS };
+    return (v.projects ??= projectEntries(this.slice(v, q), costIn(q.mode)));
+  }
+
+  insights(q: ViewQuery): Insights {
+    const v = this.view(q);
+    return (v.insights ??= { anomalies: detectAnomalies(this.daily(q)), thresholds: THRESHOLDS, baseline: baselineOf(this.daily(q)) });
   }
 
   /**
@@ -99,11 +114,11 @@ export class UsageViews {
       last = until * 24 + 23;
     }
     this.checkVersion();
-    const key = `${q.zone}|${first}|${last}`;
+    const key = `${q.zone}|${first}|${last}|${q.mode}`;
     let entries = this.hours.get(key);
     if (!entries) {
       if (this.hours.size >= MAX_VIEWS) this.hours.clear();
-      this.hours.set(key, (entries = hourlyEntries(this.store.kept(), cal, first, last)));
+      this.hours.set(key, (entries = hourlyEntries(this.store.kept(), cal, first, last, costIn(q.mode))));
     }
     return entries;
   }
@@ -117,7 +132,7 @@ export class UsageViews {
 
   private view(q: ViewQuery): View {
     this.checkVersion();
-    const key = `${q.zone}|${q.since}|${q.until}`;
+    const key = `${q.zone}|${q.since}|${q.until}|${q.mode}`;
     let v = this.views.get(key);
     if (!v) {
       if (this.views.size >= MAX_VIEWS) this.views.clear();

@@ -1,5 +1,6 @@
 import { errorMessage } from '../../infra/file-stat.js';
 import type { ServiceContext } from '../context.js';
+import { DEFAULT_COST_MODE, isCostMode, type CostMode } from './cost-mode.js';
 import { isValidTimeZone, systemTimeZone } from './zone-calendar.js';
 
 const RECHECK_MS = 5_000;
@@ -8,12 +9,14 @@ const RECHECK_MS = 5_000;
  * The grouping zone when a request names none: `usage.timezone` from config.yaml, else the system
  * zone. Read at most every few seconds (and at once after a config change) so a cached endpoint
  * does not parse YAML per request. A zone Intl does not know falls back to the system zone.
+ * `usage.cost_mode` (the default cost mode) is read with it.
  */
 export class ZoneSetting {
   private zone: string | null = null;
   private readAt = -Infinity;
   /** One read at a time: two hundred concurrent requests must not parse config.yaml 200 times. */
-  private reading: Promise<string> | null = null;
+  private reading: Promise<{ zone: string; mode: CostMode }> | null = null;
+  private mode: CostMode = DEFAULT_COST_MODE;
   private warned: string | null = null;
   /** Bumped whenever the zone may have changed, so answers remembered for the default zone are dropped. */
   epoch = 0;
@@ -35,11 +38,23 @@ export class ZoneSetting {
     this.reading ??= this.read().finally(() => {
       this.reading = null;
     });
-    const zone = await this.reading;
-    if (zone !== this.zone) this.epoch++;
+    const { zone, mode } = await this.reading;
+    if (zone !== this.zone || mode !== this.mode) this.epoch++;
     this.zone = zone;
+    this.mode = mode;
     this.readAt = now;
     return zone;
+  }
+
+  /** The cost mode of the last read (the default before one). */
+  knownMode(): CostMode {
+    return this.mode;
+  }
+
+  /** The configured cost mode (read with the zone). */
+  async currentMode(): Promise<CostMode> {
+    await this.current();
+    return this.mode;
   }
 
   /** Whether the zone was read at least once (answers for the default zone need it). */
@@ -62,13 +77,20 @@ export class ZoneSetting {
     return now - this.readAt < RECHECK_MS && now >= this.readAt;
   }
 
-  private async read(): Promise<string> {
+  private async read(): Promise<{ zone: string; mode: CostMode }> {
     let configured = '';
+    let mode: unknown = DEFAULT_COST_MODE;
     try {
-      configured = (await this.ctx.appConfig.read()).config.usage.timezone.trim();
+      const usage = (await this.ctx.appConfig.read()).config.usage;
+      configured = usage.timezone.trim();
+      mode = usage.cost_mode;
     } catch (err) {
       this.warnOnce(`config.yaml unreadable (${errorMessage(err)})`);
     }
+    return { zone: this.zoneOf(configured), mode: isCostMode(mode) ? mode : DEFAULT_COST_MODE };
+  }
+
+  private zoneOf(configured: string): string {
     if (configured === '') return systemTimeZone();
     if (isValidTimeZone(configured)) return configured;
     this.warnOnce(`usage.timezone "${configured}" is not a known zone`);

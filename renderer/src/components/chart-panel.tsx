@@ -28,6 +28,8 @@ export function ChartPanel(props: {
   yTitle?: string;
   y2Title?: string;
   actions?: ComponentChildren;
+  /** Extra tooltip lines for the hovered label (e.g. the day's total tokens and cost). */
+  footer?: (index: number) => string[];
 }) {
   const [view, setView] = useState<'chart' | 'table'>('chart');
   const headingId = `${props.id}-title`;
@@ -59,7 +61,15 @@ function cssVar(name: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 }
 
-function ChartCanvas(props: { kind: 'bar' | 'doughnut'; labels: string[]; series: Series[]; summary: string; yTitle?: string; y2Title?: string }) {
+function ChartCanvas(props: {
+  kind: 'bar' | 'doughnut';
+  labels: string[];
+  series: Series[];
+  summary: string;
+  yTitle?: string;
+  y2Title?: string;
+  footer?: (index: number) => string[];
+}) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const scheme = useColorScheme();
 
@@ -91,7 +101,12 @@ function ChartCanvas(props: { kind: 'bar' | 'doughnut'; labels: string[]; series
         responsive: true,
         maintainAspectRatio: false,
         color: text,
-        plugins: { legend: { position: doughnut ? 'right' : 'bottom', labels: { color: text, boxWidth: 12 } } },
+        // A bar chart's tooltip lists every segment of the hovered label, then the footer's totals.
+        interaction: doughnut ? undefined : { mode: 'index', intersect: false },
+        plugins: {
+          legend: { position: doughnut ? 'right' : 'bottom', labels: { color: text, boxWidth: 12 } },
+          tooltip: props.footer ? { callbacks: { footer: (items) => (items[0] ? props.footer!(items[0].dataIndex) : []) } } : {},
+        },
         scales: doughnut
           ? {}
           : {
@@ -119,7 +134,7 @@ function ChartCanvas(props: { kind: 'bar' | 'doughnut'; labels: string[]; series
     };
     const chart = new Chart(canvas.current, config);
     return () => chart.destroy();
-  }, [props.kind, props.labels, props.series, scheme]);
+  }, [props.kind, props.labels, props.series, props.footer, scheme]);
 
   return <canvas ref={canvas} role="img" aria-label={props.summary} />;
 }

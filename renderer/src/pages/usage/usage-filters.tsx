@@ -14,13 +14,22 @@ function shift(day: string, days: number): string {
 }
 
 /** Quick ranges, computed in the chosen zone so "today" means the user's today. */
-export function presetRange(preset: '7d' | '30d' | 'month' | 'all', zone: string): { from: string; to: string } {
+export type Preset = '7d' | '30d' | 'month' | 'all';
+
+export function presetRange(preset: Preset, zone: string): { from: string; to: string } {
   const today = isoDay(new Date(), zone);
   if (preset === '7d') return { from: shift(today, -6), to: today };
   if (preset === '30d') return { from: shift(today, -29), to: today };
   if (preset === 'month') return { from: today.slice(0, 8) + '01', to: today };
   return { from: '', to: '' };
 }
+
+const PRESETS: Array<[Preset, string]> = [
+  ['7d', '7 days'],
+  ['30d', '30 days'],
+  ['month', 'This month'],
+  ['all', 'All time'],
+];
 
 export function UsageFilters(props: { value: UsageFilter; onChange: (f: UsageFilter) => void }) {
   const zones = useMemo(() => {
@@ -52,10 +61,15 @@ export function UsageFilters(props: { value: UsageFilter; onChange: (f: UsageFil
         </select>
       </div>
       <div class="segmented" role="group" aria-label="Quick ranges">
-        <button type="button" onClick={() => set(presetRange('7d', v.zone))}>7 days</button>
-        <button type="button" onClick={() => set(presetRange('30d', v.zone))}>30 days</button>
-        <button type="button" onClick={() => set(presetRange('month', v.zone))}>This month</button>
-        <button type="button" onClick={() => set(presetRange('all', v.zone))}>All time</button>
+        {PRESETS.map(([preset, label]) => {
+          const range = presetRange(preset, v.zone);
+          const active = range.from === v.from && range.to === v.to;
+          return (
+            <button type="button" key={preset} aria-pressed={active} onClick={() => set(range)}>
+              {label}
+            </button>
+          );
+        })}
       </div>
       {invalid ? (
         <p class="field-error" role="alert">

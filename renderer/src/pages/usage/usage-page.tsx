@@ -1,13 +1,15 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, type UsageQuery } from '../../api.js';
+import { api, type SessionSelection, type UsageQuery } from '../../api.js';
 import { ErrorNotice, Loading, Notice } from '../../components/notice.js';
 import { PageHeader } from '../../components/page-header.js';
 import { compactDay, systemTimeZone } from '../../lib/format.js';
 import { useLiveReload } from '../../lib/live.js';
 import { useAction } from '../../lib/use-action.js';
 import { pending, useResource } from '../../lib/use-resource.js';
-import type { HourlyEntry } from '../../api-types.js';
+import type { DailyEntry, HourlyEntry, Insights, ModelEntry, MonthlyEntry, ProjectEntry, UsageSummary } from '../../api-types.js';
 import { AnomalyList } from './anomaly-list.js';
+import { ProjectsTable } from './projects-table.js';
+import { ScanProgress } from './scan-progress.js';
 import { SessionsTable } from './sessions-table.js';
 import { UsageCards } from './usage-cards.js';
 import { DailyChart, HourlyChart, ModelsChart, ModelsTable, MonthlyChart } from './usage-charts.js';
@@ -35,16 +37,41 @@ export function UsagePage() {
     until: filter.to ? compactDay(filter.to) : undefined,
     tz: filter.zone,
   };
-  const deps = [JSON.stringify(query), version, zoneKnown];
+  const [statusTick, setStatusTick] = useState(0);
+  const cache = useResource(api.usageStatus, [version, statusTick]);
+  // Until something is cached only the summary is asked for (it starts the first scan): every
+  // read waits for that scan, and a browser's six connections per host would all be held by
+  // waiting reads, leaving none for the status polls that show its progress.
+  const ready = cache.data?.cached === true;
+  const deps = [JSON.stringify(query), version, zoneKnown, ready];
   const guard = <T,>(f: () => Promise<T>) => (valid && zoneKnown ? f() : pending<T>());
+  const whenReady = <T,>(f: () => Promise<T>) => (ready ? guard(f) : pending<T>());
   const summary = useResource(() => guard(() => api.usageSummary(query)), deps);
-  const daily = useResource(() => guard(() => api.usageDaily(query)), deps);
-  const monthly = useResource(() => guard(() => api.usageMonthly(query)), deps);
-  const models = useResource(() => guard(() => api.usageModels(query)), deps);
-  const insights = useResource(() => guard(() => api.usageInsights(query)), deps);
-  const hourly = useResource(() => (zoneKnown ? api.usageHourly({ tz: filter.zone }) : pending<{ hourly: HourlyEntry[] }>()), [filter.zone, version, zoneKnown]);
-  const cache = useResource(api.usageStatus, [version]);
+  const daily = useResource(() => whenReady(() => api.usageDaily(query)), deps);
+  const monthly = useResource(() => whenReady(() => api.usageMonthly(query)), deps);
+  const models = useResource(() => whenReady(() => api.usageModels(query)), deps);
+  const insights = useResource(() => whenReady(() => api.usageInsights(query)), deps);
+  const hourly = useResource(() => (zoneKnown && ready ? api.usageHourly({ tz: filter.zone }) : pending<{ hourly: HourlyEntry[] }>()), [filter.zone, version, zoneKnown, ready]);
+  const projects = useResource(() => whenReady(() => api.usageProjects(query)), deps);
   const refresh = useAction(api.usageRefresh);
+  const [selection, setSelection] = useState<SessionSelection>({});
+  // While a scan runs, or nothing is cached yet (the first read starts the scan), the status is
+  // polled for its progress; the data reads are answered when the scan ends.
+  const scanning = cache.data?.scanning === true;
+  const uncached = cache.data !== undefined && !cache.data.cached;
+  useEffect(() => {
+    if (!scanning && !uncached) return undefined;
+    const timer = setTimeout(() => setStatusTick((t) => t + 1), 400);
+    return () => clearTimeout(timer);
+  }, [scanning, uncached, cache.data]);
+  const firstScan = uncached && summary.data === undefined && !summary.error;
+
+  const costliestThisWeek = () => {
+    setTouched(true);
+    setFilter({ ...filter, ...presetRange('7d', filter.zone) });
+    setSelection({ sort: 'cost', order: 'desc' });
+    document.getElementById('sessions-title')?.scrollIntoView({ block: 'start' });
+  };
 
   const onRefresh = async () => {
     if (await refresh.run()) bump();
@@ -54,8 +81,11 @@ export function UsagePage() {
     <>
       <PageHeader title="Usage" subtitle="Tokens and cost from the agent's local transcripts.">
         <span class="muted" data-testid="cache-age">
-          {cache.data?.cached ? `Data cached ${cache.data.cacheAgeHuman ?? ''} ago` : cache.data ? 'Not cached yet' : ''}
+          {scanning ? 'Reading transcripts…' : cache.data?.cached ? `Data cached ${cache.data.cacheAgeHuman ?? ''} ago` : cache.data ? 'Not cached yet' : ''}
         </span>
+        <button type="button" class="btn" onClick={costliestThisWeek} disabled={firstScan}>
+          Costliest this week
+        </button>
         <button type="button" class="btn" onClick={onRefresh} disabled={refresh.busy}>
           <span aria-hidden="true">↻ </span>
           {refresh.busy ? 'Refreshing…' : 'Refresh'}
@@ -70,12 +100,46 @@ export function UsagePage() {
           setFilter(f);
         }}
       />
+      {firstScan ? <ScanProgress status={cache.data!} /> : <UsageFigures {...{ summary, daily, hourly, monthly, models, insights, projects, zone: filter.zone, from: filter.from, to: filter.to }} onPickProject={(project) => setSelection({ ...selection, project })} />}
+      {zoneKnown && ready ? (
+        <SessionsTable
+          query={query}
+          version={version}
+          selection={selection}
+          onSelection={setSelection}
+          projects={(projects.data?.projects ?? []).map((p) => p.projectPath)}
+          models={(models.data?.models ?? []).map((m) => m.model)}
+        />
+      ) : null}
+    </>
+  );
+}
+
+type Res<T> = { data?: T; error: unknown; loading: boolean };
+
+/** Every figure of the page; shown only once the first scan has ended (until then there are none). */
+function UsageFigures(props: {
+  summary: Res<UsageSummary>;
+  daily: Res<{ daily: DailyEntry[] }>;
+  hourly: Res<{ hourly: HourlyEntry[] }>;
+  monthly: Res<{ monthly: MonthlyEntry[] }>;
+  models: Res<{ models: ModelEntry[]; totalCost: number }>;
+  insights: Res<Insights>;
+  projects: Res<{ projects: ProjectEntry[] }>;
+  zone: string;
+  from: string;
+  to: string;
+  onPickProject: (project: string) => void;
+}) {
+  const { summary, daily, hourly, monthly, models, insights, projects } = props;
+  return (
+    <>
       <ErrorNotice error={summary.error} context="Summary" />
       {summary.data ? <UsageCards summary={summary.data} /> : summary.loading ? <Loading what="usage" /> : null}
       <Block res={daily} render={(d) => <DailyChart daily={d.daily} />} />
       <div class="grid-2">
-        <Block res={hourly} render={(d) => <HourlyChart hourly={d.hourly} zone={filter.zone} />} />
-        <Block res={monthly} render={(d) => <MonthlyChart monthly={d.monthly} />} />
+        <Block res={hourly} render={(d) => <HourlyChart hourly={d.hourly} zone={props.zone} />} />
+        <Block res={monthly} render={(d) => <MonthlyChart monthly={d.monthly} from={props.from} to={props.to} />} />
       </div>
       <Block
         res={models}
@@ -98,7 +162,7 @@ export function UsagePage() {
         </header>
         <Block res={insights} render={(d) => <AnomalyList anomalies={d.anomalies} />} />
       </section>
-      {zoneKnown ? <SessionsTable query={query} version={version} /> : null}
+      <Block res={projects} render={(d) => <ProjectsTable projects={d.projects} onPick={props.onPickProject} />} />
     </>
   );
 }

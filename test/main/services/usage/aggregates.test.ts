@@ -116,9 +116,9 @@ describe('models', () => {
 describe('sessions', () => {
   it('lists sessions newest first with the newest version and the cwd as project', () => {
     expect(sessionEntries(slice('UTC'))).toEqual([
-      { sessionId: 's2', projectPath: '/w/two', lastActivity: '2025-12-01T00:30:00.000Z', inputTokens: 10, outputTokens: 200, cost: 3, modelsUsed: [OPUS], version: '2.0.40' },
-      { sessionId: 's3', projectPath: '-w-three', lastActivity: '2025-11-04T03:00:00.000Z', inputTokens: 40, outputTokens: 0, cost: 0, modelsUsed: ['mystery-model'], version: '2.0.40' },
-      { sessionId: 's1', projectPath: '/home/dev/app', lastActivity: '2025-11-04T02:00:00.000Z', inputTokens: 101, outputTokens: 51, cost: 1.75, modelsUsed: [SONNET], version: '2.0.41' },
+      { sessionId: 's2', projectPath: '/w/two', lastActivity: '2025-12-01T00:30:00.000Z', inputTokens: 10, outputTokens: 200, cacheReadTokens: 500, cacheWriteTokens: 0, totalTokens: 710, cost: 3, modelsUsed: [OPUS], version: '2.0.40' },
+      { sessionId: 's3', projectPath: '-w-three', lastActivity: '2025-11-04T03:00:00.000Z', inputTokens: 40, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, totalTokens: 40, cost: 0, modelsUsed: ['mystery-model'], version: '2.0.40' },
+      { sessionId: 's1', projectPath: '/home/dev/app', lastActivity: '2025-11-04T02:00:00.000Z', inputTokens: 101, outputTokens: 51, cacheReadTokens: 2000, cacheWriteTokens: 1400, totalTokens: 3552, cost: 1.75, modelsUsed: [SONNET], version: '2.0.41' },
     ]);
   });
 

@@ -23,6 +23,7 @@ describe('parseUsageLine', () => {
       sessionId: 's1',
       cwd: '/w',
       version: '2.0.44',
+      loggedCost: null,
     });
   });
 

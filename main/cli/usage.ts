@@ -1,0 +1,147 @@
+import { systemClock } from '../infra/clock.js';
+import { createLogger, type LogLevel } from '../infra/logger.js';
+import { createPaths, resolveHomes } from '../infra/paths.js';
+import { AppConfigStore } from '../services/app-config/store.js';
+import { AppEvents } from '../services/events.js';
+import { isCostMode } from '../services/usage/cost-mode.js';
+import { FRESH_MS, UsageService, type UsageParams } from '../services/usage/usage-service.js';
+import { isValidTimeZone, parseCompactDate } from '../services/usage/zone-calendar.js';
+import { CliError } from './args.js';
+import type { CliIo } from './shared.js';
+import { dailyTable, modelTable, monthlyTable, projectTable, sessionTable } from './usage-reports.js';
+
+export const USAGE_USAGE = `Usage: switchboard usage <report> [options]
+
+Reports (the same figures as the dashboard and /api/usage/*):
+  daily       one row per local day
+  monthly     one row per local month
+  session     sessions, costliest first
+  projects    per project (cwd), costliest first
+  models      per model, costliest first
+
+Options:
+  --since YYYYMMDD   first day (inclusive)
+  --until YYYYMMDD   last day (inclusive)
+  --tz ZONE          IANA time zone for days (default usage.timezone, else the system zone)
+  --mode MODE        auto (default: a logged costUSD, else the price table), calculate, display
+  --json             the API's JSON answer instead of a table
+  -h, --help         this help
+
+Reads the usage disk cache the app keeps ({config_dir}/.cache/usage-cache.json); no server is
+needed. A cache younger than a minute answers as it is; an older one is brought up to date
+incrementally first (only new and appended transcript bytes are read), and no cache means a scan.
+`;
+
+const REPORTS = ['daily', 'monthly', 'session', 'projects', 'models'] as const;
+type Report = (typeof REPORTS)[number];
+
+interface Options {
+  report: Report;
+  params: UsageParams;
+  json: boolean;
+}
+
+const processIo: CliIo = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+};
+
+/** `switchboard usage <report>`: 0 with the report, 1 when the transcripts cannot be read. */
+export async function runUsage(argv: string[], env: NodeJS.ProcessEnv = process.env, io: CliIo = processIo, width = terminalWidth(env)): Promise<number> {
+  if (argv.length === 0 || argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') {
+    io.out(USAGE_USAGE);
+    return 0;
+  }
+  const options = parseUsageArgs(argv);
+  const paths = createPaths(resolveHomes(env));
+  const logger = createLogger((env.SWITCHBOARD_LOG_LEVEL as LogLevel | undefined) ?? 'error');
+  const ctx = { paths, clock: systemClock, logger, events: new AppEvents(), appConfig: new AppConfigStore(paths.appConfig), env };
+  const service = new UsageService(ctx);
+  service.start();
+  try {
+    // A cache past the fresh minute is brought up to date first: a CLI has no "later" in which
+    // a background refresh could land.
+    const status = await service.status();
+    if (status.cacheAge === null || status.cacheAge >= FRESH_MS) await service.refresh();
+    io.out(await render(service, options, width));
+    return 0;
+  } catch (err) {
+    io.err(`switchboard: cannot read usage: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  } finally {
+    await service.stop(); // waits for the disk cache write a scan started
+  }
+}
+
+async function render(service: UsageService, o: Options, width: number): Promise<string> {
+  const p = o.params;
+  const text = (value: unknown) => JSON.stringify(value, null, 2) + '\n';
+  switch (o.report) {
+    case 'daily': {
+      const daily = await service.daily(p);
+      return o.json ? text({ daily }) : dailyTable(daily, width);
+    }
+    case 'monthly': {
+      const monthly = await service.monthly(p);
+      return o.json ? text({ monthly }) : monthlyTable(monthly, width);
+    }
+    case 'session': {
+      // ccusage's session report order: costliest first; every session, in one page.
+      const page = await service.sessions(p, Number.MAX_SAFE_INTEGER, 0, { sort: 'cost', order: 'desc' });
+      return o.json ? text({ ...page, limit: page.total }) : sessionTable(page.sessions, width);
+    }
+    case 'projects': {
+      const projects = await service.projects(p);
+      return o.json ? text({ projects }) : projectTable(projects, width);
+    }
+    case 'models': {
+      const models = await service.models(p);
+      return o.json ? text(models) : modelTable(models.models, width);
+    }
+  }
+}
+
+/** The report and its options; a usage error (exit 2) names what is wrong, with the API's error text. */
+export function parseUsageArgs(argv: readonly string[]): Options {
+  const [report, ...rest] = argv;
+  if (!(REPORTS as readonly string[]).includes(report ?? '')) throw new CliError(`unknown usage report '${report}' (expected ${REPORTS.join(', ')})\n\n${USAGE_USAGE}`);
+  const values: Record<string, string> = {};
+  let json = false;
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i]!;
+    if (arg === '--json') {
+      json = true;
+      continue;
+    }
+    const m = /^--(since|until|tz|mode)(?:=(.*))?$/.exec(arg);
+    if (!m) throw new CliError(`unexpected argument '${arg}' for 'usage ${report}'`);
+    const name = m[1]!;
+    const value = m[2] ?? rest[++i];
+    if (value === undefined) throw new CliError(`--${name} needs a value`);
+    if (name in values) throw new CliError(`--${name} given twice`);
+    values[name] = value;
+  }
+  return { report: report as Report, params: checkParams(values), json };
+}
+
+function checkParams(v: Record<string, string>): UsageParams {
+  const date = (name: 'since' | 'until') => {
+    if (v[name] === undefined) return null;
+    const day = parseCompactDate(v[name]);
+    if (day === null) throw new CliError(`Invalid date format. Use YYYYMMDD: --${name} ${v[name]}`);
+    return day;
+  };
+  const since = date('since');
+  const until = date('until');
+  if (since !== null && until !== null && since > until) throw new CliError('Invalid date range: --since is after --until');
+  if (v.tz !== undefined && !isValidTimeZone(v.tz)) throw new CliError(`Invalid timezone: --tz ${v.tz}`);
+  if (v.mode !== undefined && !isCostMode(v.mode)) throw new CliError(`Invalid cost mode: --mode ${v.mode} (expected auto, calculate or display)`);
+  return { since, until, ...(v.tz !== undefined ? { tz: v.tz } : {}), ...(v.mode !== undefined && isCostMode(v.mode) ? { mode: v.mode } : {}) };
+}
+
+/** The terminal's width; COLUMNS when set; unlimited when the output is not a terminal (a pipe, a file). */
+function terminalWidth(env: NodeJS.ProcessEnv): number {
+  const columns = Number(env.COLUMNS);
+  if (Number.isInteger(columns) && columns > 0) return columns;
+  return process.stdout.isTTY ? process.stdout.columns : Infinity;
+}

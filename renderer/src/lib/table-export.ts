@@ -1,0 +1,33 @@
+/** One exported column: a header and the raw value of a row (numbers stay numbers). */
+export interface ExportColumn<R> {
+  header: string;
+  value: (row: R) => string | number | null;
+}
+
+/** RFC 4180 CSV: every field that holds a comma, quote or line break is quoted, quotes doubled. */
+export function toCsv<R>(columns: readonly ExportColumn<R>[], rows: readonly R[]): string {
+  const field = (v: string | number | null) => {
+    const s = v === null ? '' : String(v);
+    return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+  };
+  const lines = [columns.map((c) => field(c.header)).join(',')];
+  for (const row of rows) lines.push(columns.map((c) => field(c.value(row))).join(','));
+  return lines.join('\r\n') + '\r\n';
+}
+
+/** The rows as the API sent them, pretty-printed. */
+export function toJson<R>(rows: readonly R[]): string {
+  return JSON.stringify(rows, null, 2) + '\n';
+}
+
+/** Hands a text to the browser as a download. */
+export function download(name: string, type: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

@@ -1,0 +1,189 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { assistantLine } from '../fixtures/usage/lines.js';
+import { apiGet, watchPage } from './fixtures.js';
+import { serve, type Served } from './serve.js';
+
+// Issue 20 on the Usage page: the first scan's progress, projects, sorting and filtering sessions,
+// exports, and the layout at 800 px. Transcripts are written here, dated relative to today.
+const SHOTS = '/work/shots/t20';
+const DAY = 86_400_000;
+const PROJECTS = ['/home/dev/src/acme-api', '/home/dev/src/acme-web', '/home/dev/src/tools'];
+const MODELS = ['claude-sonnet-4-5-20250929', 'claude-opus-4-6', 'claude-haiku-4-5-20251001'];
+
+test.use({ actionTimeout: 15_000 });
+test.setTimeout(120_000);
+// The machine these run on is shared: give the page time.
+const expect = baseExpect.configure({ timeout: 20_000 });
+
+/** 30 sessions over the last 20 days, one transcript each, in three projects. */
+async function writeTranscripts(agentDir: string, files = 30): Promise<void> {
+  const now = Date.now();
+  for (let s = 0; s < files; s++) {
+    const lines: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const ts = new Date(now - ((s * 17) % 20) * DAY - i * 60_000 - 3_600_000).toISOString();
+      lines.push(
+        assistantLine({
+          msg: `m${s}-${i}`,
+          req: `r${s}-${i}`,
+          ts,
+          session: `session-${String(s).padStart(2, '0')}`,
+          cwd: PROJECTS[s % 3],
+          model: MODELS[(s + i) % 3],
+          input: 1000 + ((s * 7919) % 50_000),
+          output: 200 + ((s * 104_729) % 9000),
+          cacheRead: 10_000 * (s % 5),
+          cacheWrite: 500 * (s % 4),
+        }),
+      );
+    }
+    const file = path.join(agentDir, 'projects', `p${s % 3}`, `s${s}.jsonl`);
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    await fs.writeFile(file, lines.join('\n') + '\n');
+  }
+}
+
+async function startWith(env: Record<string, string> = {}): Promise<Served> {
+  const saved = { ...process.env };
+  Object.assign(process.env, env);
+  try {
+    return await serve(({ agentDir }) => writeTranscripts(agentDir));
+  } finally {
+    process.env = saved;
+  }
+}
+
+test.describe('first scan', () => {
+  let app: Served;
+  // TEST ONLY knob: each transcript read waits 400 ms, so the 30-file scan takes about 12 s.
+  test.beforeAll(async () => {
+    app = await startWith({ SWITCHBOARD_TEST_SCAN_DELAY_MS: '400' });
+  });
+  test.afterAll(() => app.stop());
+
+  test('shows the scan progress, never a zero or "no data", then the figures', async ({ page }) => {
+    const watch = watchPage(page);
+    await page.goto(`${app.url}/#/usage`);
+    const progress = page.getByTestId('scan-progress');
+    await expect(progress).toBeVisible();
+    await expect(progress).toContainText(/\d+ of 30 files/);
+    await expect(page.getByTestId('cache-age')).toHaveText('Reading transcripts…');
+    await expect(page.getByTestId('card-cost')).toHaveCount(0);
+    await expect(page.getByText(/No data|No daily usage|\$0\.00/)).toHaveCount(0);
+    await page.screenshot({ path: `${SHOTS}/usage-first-scan.png`, fullPage: true });
+    await expect(page.getByTestId('card-cost')).toBeVisible({ timeout: 60_000 });
+    await expect(progress).toHaveCount(0);
+    await expect(page.getByTestId('card-cost').locator('.card-value')).not.toHaveText('$0.00');
+    expect(watch.errors).toEqual([]);
+    expect(watch.failures).toEqual([]);
+  });
+});
+
+test.describe('answers', () => {
+  let app: Served;
+  test.beforeAll(async () => {
+    app = await startWith();
+  });
+  test.afterAll(() => app.stop());
+
+  const costs = async (page: Page) => (await page.getByTestId('table-sessions').locator('tbody tr td:nth-child(3)').allInnerTexts()).map((t) => Number(t.replace(/[$,]/g, '')));
+
+  test('projects by cost; sessions sort and filter through the API; "Costliest this week" is one click', async ({ page }) => {
+    const watch = watchPage(page);
+    await page.goto(`${app.url}/#/usage`);
+    const tz = await page.getByLabel('Timezone', { exact: true }).inputValue();
+    await expect(page.getByTestId('table-projects').locator('tbody tr')).toHaveCount(3);
+
+    const sessions = page.getByTestId('sessions');
+    await expect(sessions.getByText(/^1–20 of 30$/)).toBeVisible();
+    await sessions.getByLabel('Sort by', { exact: true }).selectOption('cost');
+    await expect(sessions.getByText(/^1–20 of 30$/)).toBeVisible();
+    await expect.poll(async () => { const c = await costs(page); return c.every((v, i) => i === 0 || c[i - 1]! >= v); }).toBe(true);
+    const from = (await page.getByLabel('From', { exact: true }).inputValue()).replaceAll('-', '');
+    const to = (await page.getByLabel('To', { exact: true }).inputValue()).replaceAll('-', '');
+    const api = await apiGet<{ sessions: Array<{ sessionId: string; projectPath: string }> }>(page, `/api/usage/sessions?since=${from}&until=${to}&tz=${encodeURIComponent(tz)}&sort=cost&limit=20`);
+    await expect(page.getByTestId('table-sessions').locator('tbody tr').first().locator('.path')).toHaveAttribute('title', api.sessions[0]!.sessionId);
+    await sessions.getByLabel('Order', { exact: true }).selectOption('asc');
+    await expect.poll(async () => { const c = await costs(page); return c.length > 1 && c.every((v, i) => i === 0 || c[i - 1]! <= v); }).toBe(true);
+
+    await sessions.getByLabel('Project', { exact: true }).selectOption(PROJECTS[1]!);
+    await expect(sessions.getByText(/^1–10 of 10$/)).toBeVisible();
+    for (const cell of await page.getByTestId('table-sessions').locator('tbody tr .path').allInnerTexts()) expect(cell).toBe(PROJECTS[1]);
+    await sessions.getByLabel('Model', { exact: true }).selectOption(MODELS[1]!);
+    await expect(page.getByTestId('table-sessions').locator('tbody tr')).not.toHaveCount(0);
+    for (const cell of await page.getByTestId('table-sessions').locator('tbody tr td:nth-child(9)').allInnerTexts()) expect(cell).toContain(MODELS[1]);
+    await page.screenshot({ path: `${SHOTS}/usage-sessions-filtered.png`, fullPage: true });
+    await sessions.getByRole('button', { name: 'Clear filters' }).click();
+    await expect(sessions.getByText(/^1–20 of 30$/)).toBeVisible();
+
+    // A project name in the Projects table filters the sessions to it.
+    await page.getByTestId('table-projects').getByRole('button', { name: PROJECTS[2]! }).click();
+    await expect(sessions.getByLabel('Project', { exact: true })).toHaveValue(PROJECTS[2]!);
+
+    await page.getByRole('button', { name: 'Costliest this week' }).click();
+    await expect(page.getByRole('button', { name: '7 days' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByRole('button', { name: '30 days' })).toHaveAttribute('aria-pressed', 'false');
+    await expect(sessions.getByLabel('Sort by', { exact: true })).toHaveValue('cost');
+    await expect(sessions.getByLabel('Order', { exact: true })).toHaveValue('desc');
+    await expect(sessions.getByLabel('Project', { exact: true })).toHaveValue('');
+    await expect.poll(async () => { const c = await costs(page); return c.length > 0 && c.every((v, i) => i === 0 || c[i - 1]! >= v); }).toBe(true);
+    expect(watch.errors).toEqual([]);
+    expect(watch.failures).toEqual([]);
+  });
+
+  test('every table exports CSV and JSON', async ({ page }) => {
+    await page.goto(`${app.url}/#/usage`);
+    await expect(page.getByTestId('table-projects').locator('tbody tr')).toHaveCount(3);
+    const save = async (group: string, kind: 'CSV' | 'JSON') => {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('group', { name: `Export ${group}` }).getByRole('button', { name: kind }).click()]);
+      return { name: download.suggestedFilename(), text: await fs.readFile((await download.path())!, 'utf8') };
+    };
+    const csv = await save('projects', 'CSV');
+    expect(csv.name).toBe('usage-projects.csv');
+    const lines = csv.text.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('projectPath,cost,inputTokens,outputTokens,cacheWriteTokens,cacheReadTokens,totalTokens,sessions,lastActivity,topModel');
+    expect(lines).toHaveLength(4);
+    const json = await save('sessions on this page', 'JSON');
+    expect(json.name).toBe('usage-sessions.json');
+    expect(JSON.parse(json.text)).toHaveLength(20);
+    for (const group of ['daily usage', 'monthly usage', 'hourly usage', 'cost share by model', 'models']) {
+      const file = await save(group, 'CSV');
+      expect(file.text.split('\r\n')[0]).toMatch(/^(date|month|hour|model),|^model,/);
+    }
+  });
+
+  test('at 800 px every table stays usable: scrolls sideways, never clipped; model ids stay whole', async ({ page }) => {
+    await page.setViewportSize({ width: 800, height: 1100 });
+    await page.goto(`${app.url}/#/usage`);
+    await expect(page.getByTestId('table-projects').locator('tbody tr')).toHaveCount(3);
+    await expect(page.getByTestId('table-sessions').locator('tbody tr')).toHaveCount(20);
+    await page.getByTestId('chart-models').getByRole('button', { name: 'Table' }).click();
+    // Plain JS run in the page (this file is type-checked without the DOM library).
+    const report = (await page.evaluate(`(() => {
+      const out = [];
+      for (const wrap of document.querySelectorAll('.table-wrap')) {
+        if (wrap.offsetParent === null) continue; // a hidden table view
+        const box = wrap.getBoundingClientRect();
+        const overflow = getComputedStyle(wrap).overflowX;
+        if (box.right > document.documentElement.clientWidth + 1) out.push(wrap.getAttribute('aria-label') + ': sticks out to ' + box.right);
+        if (wrap.scrollWidth > wrap.clientWidth && overflow !== 'auto' && overflow !== 'scroll') out.push(wrap.getAttribute('aria-label') + ': clipped');
+      }
+      let models = 0;
+      for (const code of document.querySelectorAll('code.model')) {
+        if (code.offsetParent === null) continue;
+        models++;
+        if (code.getClientRects().length !== 1) out.push('model id broken: ' + code.textContent);
+      }
+      return { out, models, documentScroll: document.documentElement.scrollWidth - document.documentElement.clientWidth };
+    })()`)) as { out: string[]; models: number; documentScroll: number };
+    expect(report.models).toBeGreaterThan(20);
+    expect(report.out).toEqual([]);
+    expect(report.documentScroll).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: `${SHOTS}/usage-800px.png`, fullPage: true });
+    await page.getByTestId('table-models').scrollIntoViewIfNeeded();
+    await page.getByTestId('table-models').screenshot({ path: `${SHOTS}/usage-800px-models-table.png` });
+    await page.getByTestId('sessions').screenshot({ path: `${SHOTS}/usage-800px-sessions.png` });
+  });
+});
