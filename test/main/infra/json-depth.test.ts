@@ -13,6 +13,8 @@ describe('jsonTooDeep', () => {
     ['a million brackets', arrays(1_000_000), true],
     ['brackets inside a string', JSON.stringify({ s: '['.repeat(500) }), false],
     ['an escaped quote inside a string', JSON.stringify({ s: `\\"${'{'.repeat(100)}` }), false],
+    ['a string ending in an escaped backslash, then 65 levels', `{"s":"a\\\\","t":${arrays(65)}}`, true],
+    ['escaped quotes and backslashes inside strings, then 64 levels', `{"s":"\\"\\\\\\"[[[","t":${arrays(63)}}`, false],
     ['many siblings', JSON.stringify(Array.from({ length: 1000 }, () => [[1]])), false],
     ['multi-byte text around brackets', JSON.stringify({ 'é😀': ['ü', { 'ß': '[[[[' }] }), false],
     ['not JSON at all', '}}}]]]', false],
