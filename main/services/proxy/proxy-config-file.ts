@@ -1,11 +1,11 @@
-import fs from 'node:fs/promises';
 import { parseProxyConfig, ProxyConfigError } from '../../engines/proxy-engine/config.js';
 import { writeFileAtomic } from '../../infra/atomic-write.js';
 import { writeBackup } from '../../infra/backup.js';
 import type { Clock } from '../../infra/clock.js';
 import { serializeFile } from '../../infra/file-lock.js';
-import { errorMessage, isNotFound, toMtime } from '../../infra/file-stat.js';
+import { errorMessage, isNotFound } from '../../infra/file-stat.js';
 import { advanceMtime } from '../../infra/mtime-advance.js';
+import { readOwnText } from '../../infra/no-follow.js';
 import type { Paths } from '../../infra/paths.js';
 import { PROXY_CONFIG_BACKUP } from '../tokens/proxy-auth-sync.js';
 import { ProxyError } from './errors.js';
@@ -57,7 +57,7 @@ export class ProxyConfigFile {
       try {
         let backupPath: string | undefined;
         if (before && before.content !== content) {
-          backupPath = await writeBackup(before.content, { backupsDir: this.paths.backupsDir, ...PROXY_CONFIG_BACKUP, now: new Date(this.clock.now()) });
+          backupPath = await writeBackup(before.content, { backupsDir: this.paths.backupsDir, home: this.paths.configDir, ...PROXY_CONFIG_BACKUP, now: new Date(this.clock.now()) });
         }
         await writeFileAtomic(file, content, { mode: 0o600, dirMode: 0o700 });
         const mtime = await advanceMtime(file, before?.mtime ?? null);
@@ -71,8 +71,8 @@ export class ProxyConfigFile {
 
 async function readCurrent(file: string): Promise<{ content: string; mtime: number } | null> {
   try {
-    const [content, stat] = await Promise.all([fs.readFile(file, 'utf8'), fs.stat(file)]);
-    return { content, mtime: toMtime(stat.mtimeMs) };
+    const { text, mtime } = await readOwnText(file);
+    return { content: text, mtime };
   } catch (err) {
     if (isNotFound(err)) return null;
     throw err;
