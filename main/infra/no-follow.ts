@@ -89,7 +89,7 @@ export async function ensureOwnDir(dir: string, home: string, options: { create?
       await fs.unlink(current);
       replaced.push(current);
     } else if (st) {
-      throw new Error(`${current} is not a directory`);
+      throw Object.assign(new Error(`ENOTDIR: ${current} is not a directory`), { code: 'ENOTDIR' });
     } else if (options.create === false) {
       return replaced;
     }
