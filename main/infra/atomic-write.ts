@@ -38,9 +38,11 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, o
   await syncDir(dir);
 }
 
+/** The mode of the file being replaced; a link's target is not ours, so a link gives none (0600 then). */
 async function existingMode(file: string): Promise<number | undefined> {
   try {
-    return (await fs.stat(file)).mode & 0o777;
+    const st = await fs.lstat(file);
+    return st.isFile() ? st.mode & 0o777 : undefined;
   } catch {
     return undefined;
   }

@@ -1,9 +1,12 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
+import { ensureOwnDir } from './no-follow.js';
 
 export interface BackupOptions {
   backupsDir: string;
+  /** {config_dir}: every directory from it down to `backupsDir` must be a real one (links are replaced). */
+  home: string;
   /** Name the backups share, e.g. the profile name; files are `<base>.<stamp><suffix>`. */
   base: string;
   suffix: string;
@@ -24,6 +27,7 @@ export function backupStamp(date: Date): string {
 export async function writeBackup(content: string | Uint8Array, options: BackupOptions): Promise<string> {
   // Two backups in the same millisecond take the next free millisecond instead of a suffix, so
   // every name keeps the documented pattern and name order stays time order for pruning.
+  await ensureOwnDir(options.backupsDir, options.home);
   let time = (options.now ?? new Date()).getTime();
   let target = backupPath(options, time);
   while (await exists(target)) target = backupPath(options, ++time);

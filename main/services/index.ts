@@ -57,7 +57,7 @@ export async function createServices(ctx: ServiceContext): Promise<Services> {
     ctx,
     shared: new SharedService({ sharedDir: ctx.paths.sharedDir, agentDir: ctx.paths.agentDir }),
     agentTool: new AgentToolService(ctx),
-    appConfig: new AppConfigService(ctx.appConfig, ctx.paths.backupsConfigDir, ctx.clock, ctx.events),
+    appConfig: new AppConfigService(ctx.appConfig, ctx.paths.backupsConfigDir, ctx.paths.configDir, ctx.clock, ctx.events),
     bridge: new BridgeService(ctx),
     ...settingsServices,
     tokens,

@@ -50,6 +50,7 @@ export class AgentToolService {
     const file = await this.settingsPath();
     const written = await writeSettingsFile(file, content, expectedMtime, {
       backupsDir: this.ctx.paths.backupsAgentToolDir,
+      home: this.ctx.paths.configDir,
       now: new Date(this.ctx.clock.now()),
     });
     return { success: true, ...written };

@@ -76,6 +76,8 @@ export function parseSettingsObject(content: string): Record<string, unknown> {
 
 export interface WriteSettingsOptions {
   backupsDir: string;
+  /** {config_dir}, where the backups live. */
+  home: string;
   now: Date;
 }
 
@@ -99,7 +101,7 @@ export async function writeSettingsFile(
       const previous = await readIfFile(target);
       const backupPath =
         previous !== null && previous !== content
-          ? await writeBackup(previous, { backupsDir: options.backupsDir, base: 'settings', suffix: '.json', keep: 20, now: options.now })
+          ? await writeBackup(previous, { backupsDir: options.backupsDir, home: options.home, base: 'settings', suffix: '.json', keep: 20, now: options.now })
           : undefined;
       // writeFileAtomic keeps an existing file's mode and uses 0600 for a new one.
       await writeFileAtomic(target, content, { dirMode: 0o700 });

@@ -25,6 +25,8 @@ export class AppConfigService {
   constructor(
     private readonly store: AppConfigStore,
     private readonly backupsDir: string,
+    /** {config_dir}: the backups directory must be a real directory inside it. */
+    private readonly home: string,
     private readonly clock: Clock,
     private readonly events?: AppEvents,
   ) {}
@@ -60,6 +62,7 @@ export class AppConfigService {
   private async backup(previous: string): Promise<void> {
     await writeBackup(previous, {
       backupsDir: this.backupsDir,
+      home: this.home,
       base: 'config',
       suffix: '.yaml',
       keep: 20,

@@ -1,10 +1,10 @@
-import fs from 'node:fs/promises';
 import YAML, { isMap, LineCounter, type Document, type YAMLError } from 'yaml';
 import type { z } from 'zod';
 import { writeFileAtomic } from '../../infra/atomic-write.js';
 import { serializeFile } from '../../infra/file-lock.js';
 import { advanceMtime } from '../../infra/mtime-advance.js';
-import { errorMessage, isNotFound, toMtime } from '../../infra/file-stat.js';
+import { readOwnText } from '../../infra/no-follow.js';
+import { errorMessage, isNotFound } from '../../infra/file-stat.js';
 import { appConfigSchema, type AppConfig } from './schema.js';
 import { describeIssue } from '../../infra/zod-issue.js';
 import { TOO_DEEP, valueTooDeep } from '../../infra/json-depth.js';
@@ -78,9 +78,7 @@ export class AppConfigStore {
     let text: string | null;
     let mtime: number | null;
     try {
-      const [content, stat] = await Promise.all([readTextBounded(this.file, READ_LIMITS.config), fs.stat(this.file)]);
-      text = content;
-      mtime = toMtime(stat.mtimeMs);
+      ({ text, mtime } = await readOwnText(this.file, READ_LIMITS.config));
     } catch (err) {
       if (!isNotFound(err)) throw new ConfigFileError(`${this.file}: cannot be read: ${errorMessage(err)}`);
       text = null;

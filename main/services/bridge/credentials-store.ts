@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
+import path from 'node:path';
 import { writeFileAtomic } from '../../infra/atomic-write.js';
 import { serializeFile } from '../../infra/file-lock.js';
 import { readTextIfExists } from '../../infra/file-stat.js';
+import { ensureOwnDir } from '../../infra/no-follow.js';
 import { parseStoredCredentials, type BridgeCredentials } from './credentials.js';
 
 export interface CredentialFiles {
@@ -53,7 +55,9 @@ export class CredentialsStore {
   }
 
   private async ensureDir(): Promise<void> {
-    await fs.mkdir(this.files.dir, { recursive: true, mode: 0o700 });
+    // cursor/ sits directly in {config_dir}: a link there is replaced, so the chmod below (and the
+    // secrets written next) never reach a directory outside the home.
+    await ensureOwnDir(this.files.dir, path.dirname(this.files.dir));
     // mkdir leaves an existing directory's mode alone; secrets live here, so narrow it.
     await fs.chmod(this.files.dir, 0o700);
   }

@@ -76,7 +76,7 @@ export class ClaudeCodeService {
       const merged = mergeEnv(settings.env, env, previousRecord && !editedSince(previousRecord, current) ? previousRecord : null);
       const text = `${JSON.stringify({ ...settings, env: merged }, null, 2)}\n`;
       try {
-        const backupPath = current ? await writeBackup(current.bytes, { backupsDir: this.ctx.paths.backupsDir, ...BACKUP, now: new Date(this.ctx.clock.now()) }) : null;
+        const backupPath = current ? await writeBackup(current.bytes, { backupsDir: this.ctx.paths.backupsDir, home: this.ctx.paths.configDir, ...BACKUP, now: new Date(this.ctx.clock.now()) }) : null;
         await writeFileAtomic(this.file, text, current ? {} : { mode: 0o600 });
         const mtime = toMtime((await fs.stat(this.file)).mtimeMs);
         const keys = Object.keys(env).sort();
@@ -104,7 +104,7 @@ export class ClaudeCodeService {
       const current = await readCurrent(this.file);
       try {
         // Edits made since the apply are not lost: the file as it is now is backed up first.
-        if (current) await writeBackup(current.bytes, { backupsDir: this.ctx.paths.backupsDir, ...BACKUP, now: new Date(this.ctx.clock.now()) });
+        if (current) await writeBackup(current.bytes, { backupsDir: this.ctx.paths.backupsDir, home: this.ctx.paths.configDir, ...BACKUP, now: new Date(this.ctx.clock.now()) });
         if (record.previous.existed) {
           await writeFileAtomic(this.file, Buffer.from(record.previous.contentBase64, 'base64'), { mode: record.previous.mode });
         } else {

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { FileTooLargeError, READ_LIMITS, readBounded } from '../../infra/bounded-read.js';
 import { isNotFound, toMtime } from '../../infra/file-stat.js';
+import { ensureOwnDir, LinkRefusedError, readOwnFile } from '../../infra/no-follow.js';
 import { isSafeFileName, resolveInside } from '../../infra/safe-path.js';
 import { ProxyError } from './errors.js';
 
@@ -17,7 +18,11 @@ export interface AuthFileEntry {
  * they hold OAuth tokens, and some login tools write them group-readable.
  */
 export class AuthFiles {
-  constructor(readonly directory: string) {}
+  constructor(
+    readonly directory: string,
+    /** {config_dir}: a link in the place of proxy/auth (or proxy/) is replaced, never followed. */
+    private readonly home: string,
+  ) {}
 
   async list(): Promise<{ files: AuthFileEntry[]; directory: string }> {
     await this.secure();
@@ -40,11 +45,12 @@ export class AuthFiles {
     const file = await resolveInside(this.directory, name);
     if (!file) throw new ProxyError('auth-file-not-found');
     try {
-      const stat = await fs.lstat(file);
-      if (!stat.isFile()) throw new ProxyError('auth-file-not-found');
-      return { name, content: await readBounded(file, READ_LIMITS.authFile) };
+      return { name, content: await readOwnFile(file, READ_LIMITS.authFile) };
     } catch (err) {
-      if (isNotFound(err)) throw new ProxyError('auth-file-not-found');
+      // A link or a directory in the place of an auth file is not an auth file.
+      if (isNotFound(err) || err instanceof LinkRefusedError || (err as NodeJS.ErrnoException).code === 'EISDIR') {
+        throw new ProxyError('auth-file-not-found');
+      }
       if (err instanceof FileTooLargeError) throw new ProxyError('file-too-large', err.message);
       throw err;
     }
@@ -52,8 +58,9 @@ export class AuthFiles {
 
   /** Creates the directory (0700) and narrows modes that are wider than 0700/0600. */
   async secure(): Promise<void> {
-    await fs.mkdir(this.directory, { recursive: true, mode: 0o700 });
-    const dirStat = await fs.stat(this.directory);
+    // Never chmod through a link: its target is not ours (issue 17).
+    await ensureOwnDir(this.directory, this.home);
+    const dirStat = await fs.lstat(this.directory);
     if ((dirStat.mode & 0o077) !== 0) await fs.chmod(this.directory, 0o700);
     for (const name of await fs.readdir(this.directory)) {
       if (!isAuthFileName(name)) continue;

@@ -1,12 +1,12 @@
-import fs from 'node:fs/promises';
 import { parseProxyConfig, ProxyConfigError } from '../../engines/proxy-engine/config.js';
 import { writeFileAtomic } from '../../infra/atomic-write.js';
 import { writeBackup } from '../../infra/backup.js';
 import { FileTooLargeError, READ_LIMITS, readTextBounded } from '../../infra/bounded-read.js';
 import type { Clock } from '../../infra/clock.js';
 import { serializeFile } from '../../infra/file-lock.js';
-import { errorMessage, isNotFound, toMtime } from '../../infra/file-stat.js';
+import { errorMessage, isNotFound } from '../../infra/file-stat.js';
 import { advanceMtime } from '../../infra/mtime-advance.js';
+import { readOwnText } from '../../infra/no-follow.js';
 import type { Paths } from '../../infra/paths.js';
 import { addressOfText, type ProxyAddress } from '../profiles/proxy-address.js';
 import { PROXY_CONFIG_BACKUP } from '../tokens/proxy-auth-sync.js';
@@ -67,7 +67,7 @@ export class ProxyConfigFile {
       try {
         let backupPath: string | undefined;
         if (before && before.content !== content) {
-          backupPath = await writeBackup(before.content, { backupsDir: this.paths.backupsDir, ...PROXY_CONFIG_BACKUP, now: new Date(this.clock.now()) });
+          backupPath = await writeBackup(before.content, { backupsDir: this.paths.backupsDir, home: this.paths.configDir, ...PROXY_CONFIG_BACKUP, now: new Date(this.clock.now()) });
         }
         await writeFileAtomic(file, content, { mode: 0o600, dirMode: 0o700 });
         const mtime = await advanceMtime(file, before?.mtime ?? null);
@@ -85,8 +85,8 @@ export class ProxyConfigFile {
 
 async function readCurrent(file: string): Promise<{ content: string; mtime: number } | null> {
   try {
-    const [content, stat] = await Promise.all([readTextBounded(file, READ_LIMITS.config), fs.stat(file)]);
-    return { content, mtime: toMtime(stat.mtimeMs) };
+    const { text, mtime } = await readOwnText(file, READ_LIMITS.config);
+    return { content: text, mtime };
   } catch (err) {
     if (isNotFound(err)) return null;
     if (err instanceof FileTooLargeError) throw new ProxyError('file-too-large', `${err.message}: replace ${file} by hand`);

@@ -40,7 +40,7 @@ export class ProxyService {
     this.control = new ProxyControl(ctx, options);
     this.configFile = new ProxyConfigFile(ctx.paths, ctx.clock, options.onAddressChange);
     this.errorLogs = new ErrorLogs(ctx.paths.proxyLogsDir);
-    this.authFiles = new AuthFiles(ctx.paths.proxyAuthDir);
+    this.authFiles = new AuthFiles(ctx.paths.proxyAuthDir, ctx.paths.configDir);
     this.quota = new QuotaService(ctx, options.quotaHttp);
     this.updates = new UpdateChecker(ctx, options.updateFetchTimeoutMs);
     this.traffic = new TrafficService(ctx, this.control);

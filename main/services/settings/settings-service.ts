@@ -3,6 +3,7 @@ import path from 'node:path';
 import { removeStaleTempFiles } from '../../infra/atomic-write.js';
 import { isNotFound, toMtime } from '../../infra/file-stat.js';
 import type { Logger } from '../../infra/logger.js';
+import { ensureOwnDir } from '../../infra/no-follow.js';
 import { writtenDirs, type Paths } from '../../infra/paths.js';
 import { SettingsError } from './errors.js';
 import { maskSettings, unmaskSettings } from './masking.js';
@@ -54,6 +55,13 @@ export class SettingsService {
   async start(): Promise<void> {
     let removed = 0;
     for (const dir of writtenDirs(this.paths)) {
+      // A link in place of one of our directories is replaced first, so the sweep (and every
+      // later write) stays inside the home.
+      if (dir !== this.paths.configDir) {
+        for (const link of await ensureOwnDir(dir, this.paths.configDir, { create: false }).catch(() => [])) {
+          this.logger.warn(`replaced the symbolic link ${link} by a real directory (links inside the home are not followed)`);
+        }
+      }
       removed += await removeStaleTempFiles(dir);
     }
     if (removed > 0) this.logger.info(`removed ${removed} stale temp file(s) left by interrupted writes`);
@@ -107,7 +115,8 @@ export class SettingsService {
       if (!name) continue;
       const file = path.join(this.paths.configDir, fileName);
       try {
-        const stat = await fs.stat(file);
+        // lstat: a link in the place of a profile is not a profile (it is never followed).
+        const stat = await fs.lstat(file);
         if (stat.isFile()) entries.push({ name, path: file, mtime: toMtime(stat.mtimeMs) });
       } catch {
         // removed between readdir and stat, or a dangling link: not a profile

@@ -1,6 +1,6 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic, type AtomicWriteOptions } from '../../infra/atomic-write.js';
+import { openOwnFile } from '../../infra/no-follow.js';
 import { writeBackup } from '../../infra/backup.js';
 import type { Clock } from '../../infra/clock.js';
 import { serializeFile } from '../../infra/file-lock.js';
@@ -93,6 +93,7 @@ export class SettingsStore {
       const backupPath = current
         ? await writeBackup(current.bytes, {
             backupsDir: this.options.paths.backupsDir,
+            home: this.options.paths.configDir,
             base: profile,
             suffix: '.settings.json',
             keep: BACKUPS_KEPT,
@@ -121,7 +122,7 @@ async function readSnapshot(file: string): Promise<SettingsSnapshot | null> {
   try {
     // One handle for stat and content, so the mtime belongs to the bytes read even if the
     // file is replaced meanwhile.
-    const handle = await fs.open(file, 'r');
+    const handle = await openOwnFile(file);
     try {
       mtime = toMtime((await handle.stat()).mtimeMs);
       bytes = await readBounded(handle, READ_LIMITS.settings, file);

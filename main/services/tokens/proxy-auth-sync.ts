@@ -47,7 +47,7 @@ export async function writeProxyAuth(paths: Paths, auth: ProxyAuth, now: Date = 
       text = doc.toString();
     }
     if (before !== null) {
-      await writeBackup(before, { backupsDir: paths.backupsDir, ...PROXY_CONFIG_BACKUP, now });
+      await writeBackup(before, { backupsDir: paths.backupsDir, home: paths.configDir, ...PROXY_CONFIG_BACKUP, now });
     }
     await writeFileAtomic(paths.proxyConfig, text, { mode: 0o600, dirMode: 0o700 });
     return before === null ? 'created' : 'updated';

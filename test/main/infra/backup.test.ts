@@ -11,7 +11,7 @@ beforeEach(async () => {
 afterEach(() => fs.rm(dir, { recursive: true, force: true }));
 
 const T0 = Date.UTC(2026, 2, 4, 5, 6, 7, 89);
-const options = (now: number, base = 'work', keep = 20) => ({ backupsDir: path.join(dir, 'backups'), base, suffix: '.settings.json', keep, now: new Date(now) });
+const options = (now: number, base = 'work', keep = 20) => ({ backupsDir: path.join(dir, 'backups'), home: dir, base, suffix: '.settings.json', keep, now: new Date(now) });
 
 describe('backupStamp', () => {
   it('is UTC YYYYMMDDTHHMMSSmmmZ', () => {
