@@ -22,10 +22,16 @@ export interface ProfilesArea {
 /** The switching area (issue 18), built on the settings store so it shares its write path. */
 export function createProfilesArea(ctx: ServiceContext, deps: { store: SettingsStore; settings: SettingsService; apiKey: () => Promise<string> }): ProfilesArea {
   const profiles = new ProfilesService(ctx, deps);
-  const rotation = new KeyRotation({ ...deps, logger: ctx.logger, announce: (names) => profiles.announce('proxy-change', names) });
+  const claudeCode = new ClaudeCodeService(ctx, deps.store);
+  const announce = async (names: string[]) => {
+    // Claude Code's settings.json holds a copy of the applied profile's env: it follows too.
+    await claudeCode.followProfiles(names).catch((err: unknown) => ctx.logger.warn(`Claude Code settings not updated: ${errorMessage(err)}`));
+    profiles.announce('proxy-change', names);
+  };
+  const rotation = new KeyRotation({ ...deps, logger: ctx.logger, announce });
   return {
     profiles,
-    claudeCode: new ClaudeCodeService(ctx, deps.store),
+    claudeCode,
     rotation,
     async followApiKey(oldKey, newKey) {
       const address = await profiles.proxyAddress();

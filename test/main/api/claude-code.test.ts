@@ -124,3 +124,29 @@ describe('Claude Code settings', () => {
     }
   });
 });
+
+describe('Claude Code settings follow key rotation', () => {
+  it('a proxy profile applied there gets the new key; Undo still restores the file before the apply', async () => {
+    await fs.writeFile(settingsFile(), USER_FILE);
+    expect((await app.json('POST', '/api/profiles/proxy/route-through-proxy', {})).status).toBe(200);
+    expect((await apply('proxy')).status).toBe(200);
+    const rotated = await app.json('POST', '/api/settings/auth/tokens/regenerate-api-key');
+    expect(rotated.body.updatedProfiles).toEqual(['proxy']);
+    const newKey = (await app.json('GET', '/api/settings/auth/tokens/raw')).body.apiKey.value;
+    const env = JSON.parse(await fs.readFile(settingsFile(), 'utf8')).env;
+    expect(env.ANTHROPIC_AUTH_TOKEN).toBe(newKey);
+    expect(env.MY_OWN).toBe('1');
+    expect(await status()).toMatchObject({ editedSince: false, applied: { profile: 'proxy' } });
+    expect((await undo()).status).toBe(200);
+    expect(await fs.readFile(settingsFile(), 'utf8')).toBe(USER_FILE);
+  });
+
+  it('a file edited since the apply is left alone by the rotation', async () => {
+    expect((await apply('proxy')).status).toBe(200);
+    const edited = (await fs.readFile(settingsFile(), 'utf8')).replace('"opus"', '"haiku"');
+    await fs.writeFile(settingsFile(), edited);
+    await app.json('POST', '/api/settings/auth/tokens/regenerate-api-key');
+    expect(await fs.readFile(settingsFile(), 'utf8')).toBe(edited);
+    expect((await status()).editedSince).toBe(true);
+  });
+});
