@@ -150,3 +150,17 @@ describe('Claude Code settings follow key rotation', () => {
     expect((await status()).editedSince).toBe(true);
   });
 });
+
+describe('Claude Code settings follow a preset applied to the profile applied there', () => {
+  it('the model changes in settings.json at once when the file is unedited', async () => {
+    await fs.writeFile(settingsFile(), USER_FILE);
+    await writeProfile('pz', { env: { PROVIDER_BASE_URL: 'https://api.z.ai', PROVIDER_MODEL: 'glm-4.6' }, presets: [{ name: 'air', default: 'glm-4.5-air' }] });
+    expect((await apply('pz')).status).toBe(200);
+    expect((await app.json('POST', '/api/settings/pz/presets/air/apply', {})).status).toBe(200);
+    const env = JSON.parse(await fs.readFile(settingsFile(), 'utf8')).env;
+    expect(env.ANTHROPIC_MODEL).toBe('glm-4.5-air');
+    expect(env.PROVIDER_MODEL).toBe('glm-4.5-air');
+    expect((await undo()).status).toBe(200);
+    expect(await fs.readFile(settingsFile(), 'utf8')).toBe(USER_FILE);
+  });
+});
