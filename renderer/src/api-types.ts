@@ -76,8 +76,10 @@ export type Tokens = Body<typeof tokensResponse>;
 export type TokenValue = Tokens['apiKey'];
 export type TokensChange = Body<typeof tokensChangeResponse>;
 export type SecretChange = Body<typeof secretChangeResponse>;
-/** Set and reset answer with both tokens, regenerate-secret with the secret only. */
-export type TokenWriteResult = TokensChange | SecretChange;
+/** regenerate-api-key answers like regenerate-secret, with the key instead of the secret. */
+export type ApiKeyChange = Omit<SecretChange, 'managementSecret'> & { apiKey: TokenValue };
+/** Set and reset answer with both tokens, regenerate-secret and regenerate-api-key with their own only. */
+export type TokenWriteResult = (TokensChange | SecretChange | ApiKeyChange) & ProfilesFollowed;
 
 export type SharedSummary = Body<typeof sharedSummaryResponse>;
 export type SharedList = Body<typeof sharedListResponse>;
@@ -148,3 +150,61 @@ export type BridgeModels = Body<typeof bridgeModelsResponse>;
 export type BridgeSignedIn = Body<typeof bridgeImportResponse>;
 export type BridgeStarted = Body<typeof bridgeStartResponse>;
 export type BridgeStopped = Body<typeof bridgeStopResponse>;
+
+/*
+ * Switching (issue 18): profile list details, the default profile, presets applied, model
+ * suggestions, Claude Code's own settings, routing through the proxy, key rotation.
+ */
+export interface ProfileCard {
+  name: string;
+  path: string;
+  mtime: number;
+  default?: true;
+  /** host[:port] only; null when unset or the file is unreadable. */
+  baseUrl: string | null;
+  model: string | null;
+  usesProxy: boolean;
+}
+export interface ProfileCards {
+  profiles: ProfileCard[];
+  default: string | null;
+}
+export interface DefaultSet {
+  success: true;
+  default: string;
+}
+export type PresetApplied = SettingsUpdateResult & { applied: string };
+export type SuggestionSource = 'proxy' | 'usage' | 'presets';
+export interface ModelSuggestions {
+  models: Array<{ id: string; sources: SuggestionSource[] }>;
+}
+export interface ClaudeCodeState {
+  path: string;
+  exists: boolean;
+  applied: { profile: string; appliedAt: number | string; keys: string[] } | null;
+  editedSince: boolean;
+  canUndo: boolean;
+}
+export interface ClaudeCodeApplied {
+  success: true;
+  path: string;
+  profile: string;
+  keys: string[];
+  backupPath?: string | null;
+}
+export interface ClaudeCodeUndone {
+  success: true;
+  path: string;
+  restored: true;
+}
+export interface RoutedThroughProxy {
+  success: true;
+  profile: string;
+  created: boolean;
+  mtime: number;
+  baseUrl: string;
+}
+/** Every API key change names the profiles that followed it (decisions §2 key rotation). */
+export interface ProfilesFollowed {
+  updatedProfiles?: string[];
+}
