@@ -6,7 +6,7 @@ import { ConfirmDialog } from '../../components/dialog.js';
 import { Field } from '../../components/field.js';
 import { ErrorNotice, Loading, Notice } from '../../components/notice.js';
 import { SecretInput } from '../../components/secret-input.js';
-import { href } from '../../lib/router.js';
+import { UpdatedProfiles } from '../../components/updated-profiles.js';
 import { useAction } from '../../lib/use-action.js';
 import { useResource } from '../../lib/use-resource.js';
 
@@ -189,7 +189,7 @@ function RestartBanner(props: { result: TokenWriteResult; onDone: () => void }) 
   return (
     <Notice tone={props.result.restartRequired ? 'warning' : 'success'} title={props.result.restartRequired ? 'Restart required' : 'Tokens saved'} onDismiss={props.onDone}>
       <span data-testid="token-message">{props.result.message}</span>
-      <UpdatedProfiles names={props.result.updatedProfiles} />
+      <UpdatedProfiles names={props.result.updatedProfiles} what="API key" />
       {props.result.restartRequired ? (
         <>
           {' '}
@@ -203,26 +203,3 @@ function RestartBanner(props: { result: TokenWriteResult; onDone: () => void }) 
   );
 }
 
-/** Key rotation follows the profiles (decisions §2): say which ones now carry the new key. */
-function UpdatedProfiles(props: { names: string[] | undefined }) {
-  // Answers that cannot change the API key (regenerate-secret) carry no list.
-  if (props.names === undefined) return null;
-  return (
-    <p class="tight" data-testid="updated-profiles">
-      {props.names.length === 0 ? (
-        'No profile was changed (none used the previous API key through the proxy).'
-      ) : (
-        <>
-          {props.names.length === 1 ? 'Profile' : 'Profiles'} updated to the new key:{' '}
-          {props.names.map((n, i) => (
-            <span key={n}>
-              {i > 0 ? ', ' : ''}
-              <a href={href('profiles', n)}>{n}</a>
-            </span>
-          ))}
-          .
-        </>
-      )}
-    </p>
-  );
-}
