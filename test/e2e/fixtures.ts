@@ -7,8 +7,11 @@ import { expect, type Page } from '@playwright/test';
 import { startFakeUpstream } from './fake-upstream.js';
 import { serve, type Served } from './serve.js';
 
-/** Where the generator lives: `shared/` sits beside the repo (dev machines and CI alike). */
-const GEN_USAGE = path.resolve('..', 'shared', 'tools', 'gen-usage.mjs');
+/**
+ * Where the generator lives: `shared/` sits beside the repo (dev machines and CI alike); a git
+ * worktree elsewhere names it with GEN_USAGE.
+ */
+const GEN_USAGE = process.env.GEN_USAGE ?? path.resolve('..', 'shared', 'tools', 'gen-usage.mjs');
 
 export const PROFILE = 'work';
 export const QUOTA_ACCOUNT = 'dev@example.com';
