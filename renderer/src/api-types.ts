@@ -28,6 +28,15 @@ import type {
   quotaResponse,
   updateCheckResponse,
 } from '../../main/api/schemas/proxy.js';
+import type {
+  applyPresetResponse,
+  claudeCodeApplyResponse,
+  claudeCodeStatusResponse,
+  claudeCodeUndoResponse,
+  modelSuggestionsResponse,
+  routeThroughProxyResponse,
+  setDefaultResponse,
+} from '../../main/api/schemas/profiles.js';
 import type { profileSettingsResponse, profilesResponse, settingsUpdateResponse } from '../../main/api/schemas/settings.js';
 import type {
   dailyResponse,
@@ -48,6 +57,7 @@ import type {
 } from '../../main/api/schemas/shared.js';
 import type {
   accountResetResponse,
+  apiKeyChangeResponse,
   secretChangeResponse,
   tokensChangeResponse,
   tokensResponse,
@@ -76,10 +86,12 @@ export type Tokens = Body<typeof tokensResponse>;
 export type TokenValue = Tokens['apiKey'];
 export type TokensChange = Body<typeof tokensChangeResponse>;
 export type SecretChange = Body<typeof secretChangeResponse>;
-/** regenerate-api-key answers like regenerate-secret, with the key instead of the secret. */
-export type ApiKeyChange = Omit<SecretChange, 'managementSecret'> & { apiKey: TokenValue };
-/** Set and reset answer with both tokens, regenerate-secret and regenerate-api-key with their own only. */
-export type TokenWriteResult = (TokensChange | SecretChange | ApiKeyChange) & ProfilesFollowed;
+export type ApiKeyChange = Body<typeof apiKeyChangeResponse>;
+/**
+ * Set and reset answer with both tokens, regenerate-secret and regenerate-api-key with their own
+ * only; every answer that can change the API key names the profiles that followed (`updatedProfiles`).
+ */
+export type TokenWriteResult = TokensChange | SecretChange | ApiKeyChange;
 
 export type SharedSummary = Body<typeof sharedSummaryResponse>;
 export type SharedList = Body<typeof sharedListResponse>;
@@ -109,7 +121,7 @@ export type ProxyModels = Body<typeof modelListResponse>;
 export type ProxyModel = ProxyModels['models'][number];
 export type ErrorLogList = Body<typeof errorLogsResponse>;
 export type ErrorLogFile = ErrorLogList['files'][number];
-export type ProxyConfigSaved = Body<typeof proxyConfigPutResponse> & ProfilesFollowed;
+export type ProxyConfigSaved = Body<typeof proxyConfigPutResponse>;
 export type AuthFiles = Body<typeof authFilesResponse>;
 export type AuthFile = AuthFiles['files'][number];
 export type Quota = Body<typeof quotaResponse>;
@@ -151,60 +163,13 @@ export type BridgeSignedIn = Body<typeof bridgeImportResponse>;
 export type BridgeStarted = Body<typeof bridgeStartResponse>;
 export type BridgeStopped = Body<typeof bridgeStopResponse>;
 
-/*
- * Switching (issue 18): profile list details, the default profile, presets applied, model
- * suggestions, Claude Code's own settings, routing through the proxy, key rotation.
- */
-export interface ProfileCard {
-  name: string;
-  path: string;
-  mtime: number;
-  default?: true;
-  /** host[:port] only; null when unset or the file is unreadable. */
-  baseUrl: string | null;
-  model: string | null;
-  usesProxy: boolean;
-}
-export interface ProfileCards {
-  profiles: ProfileCard[];
-  default: string | null;
-}
-export interface DefaultSet {
-  success: true;
-  default: string;
-}
-export type PresetApplied = SettingsUpdateResult & { applied: string };
-export type SuggestionSource = 'proxy' | 'usage' | 'presets';
-export interface ModelSuggestions {
-  models: Array<{ id: string; sources: SuggestionSource[] }>;
-}
-export interface ClaudeCodeState {
-  path: string;
-  exists: boolean;
-  applied: { profile: string; appliedAt: number | string; keys: string[] } | null;
-  editedSince: boolean;
-  canUndo: boolean;
-}
-export interface ClaudeCodeApplied {
-  success: true;
-  path: string;
-  profile: string;
-  keys: string[];
-  backupPath?: string | null;
-}
-export interface ClaudeCodeUndone {
-  success: true;
-  path: string;
-  restored: true;
-}
-export interface RoutedThroughProxy {
-  success: true;
-  profile: string;
-  created: boolean;
-  mtime: number;
-  baseUrl: string;
-}
-/** Every API key change names the profiles that followed it (decisions §2 key rotation). */
-export interface ProfilesFollowed {
-  updatedProfiles?: string[];
-}
+/* Switching (issue 18): the default profile, presets applied, model suggestions, Claude Code's own settings, routing through the proxy. */
+export type ProfileCards = ProfilesList;
+export type ProfileCard = ProfileEntry;
+export type DefaultSet = Body<typeof setDefaultResponse>;
+export type PresetApplied = Body<typeof applyPresetResponse>;
+export type ModelSuggestions = Body<typeof modelSuggestionsResponse>;
+export type ClaudeCodeState = Body<typeof claudeCodeStatusResponse>;
+export type ClaudeCodeApplied = Body<typeof claudeCodeApplyResponse>;
+export type ClaudeCodeUndone = Body<typeof claudeCodeUndoResponse>;
+export type RoutedThroughProxy = Body<typeof routeThroughProxyResponse>;

@@ -91,10 +91,10 @@ export const api = {
   tokens: () => json<T.Tokens>('GET', '/api/settings/auth/tokens'),
   tokensRaw: () => json<T.Tokens>('GET', '/api/settings/auth/tokens/raw'),
   setTokens: (body: { apiKey?: string; managementSecret?: string }) =>
-    json<T.TokensChange & T.ProfilesFollowed>('PUT', '/api/settings/auth/tokens', body),
+    json<T.TokensChange>('PUT', '/api/settings/auth/tokens', body),
   regenerateSecret: () => json<T.SecretChange>('POST', '/api/settings/auth/tokens/regenerate-secret'),
-  regenerateApiKey: () => json<T.ApiKeyChange & T.ProfilesFollowed>('POST', '/api/settings/auth/tokens/regenerate-api-key'),
-  resetTokens: () => json<T.TokensChange & T.ProfilesFollowed>('POST', '/api/settings/auth/tokens/reset'),
+  regenerateApiKey: () => json<T.ApiKeyChange>('POST', '/api/settings/auth/tokens/regenerate-api-key'),
+  resetTokens: () => json<T.TokensChange>('POST', '/api/settings/auth/tokens/reset'),
 
   sharedSummary: () => json<T.SharedSummary>('GET', '/api/shared/summary'),
   sharedList: (type: T.SharedType) => json<T.SharedList>('GET', `/api/shared/${type}`),

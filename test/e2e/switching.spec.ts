@@ -189,7 +189,7 @@ test('use a profile for Claude Code, see it marked, then undo restores the file 
 
   await page.getByRole('button', { name: 'Undo the last Claude Code settings change' }).click();
   const confirm = page.getByRole('dialog', { name: /Undo the Claude Code settings change/ });
-  await expect(confirm).toContainText('those edits are lost');
+  await expect(confirm).toContainText('those edits leave it too');
   await confirm.getByRole('button', { name: 'Undo' }).click();
   await expect(page.getByText('is back as it was before the last apply')).toBeVisible();
   expect(await fs.readFile(target, 'utf8')).toBe(original);
@@ -222,7 +222,7 @@ test('regenerating the API key rewrites the profiles that used it, and says whic
   // Copy reads the raw key at the moment of copying; the page itself keeps showing the mask.
   await page.getByRole('button', { name: 'Copy API key' }).click();
   await expect(page.getByRole('button', { name: /Copied API key/ })).toBeVisible();
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(newKey);
+  expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(newKey);
   await expect(page.getByTestId('api-key-value')).not.toContainText(newKey);
   await expectAccessible(page, 'token panel');
   await shot(page, 'token-panel');
@@ -236,7 +236,7 @@ test('the profiles page works at 800 px wide', async ({ page }) => {
   await expect(page.getByTestId('profile-path')).toBeVisible();
   await expect(card(page, 'glm')).toBeVisible();
   // Nothing runs off the side: the page is no wider than the window.
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(800);
+  expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(800);
   // Keyboard: from a card's name link to its buttons without the mouse.
   await card(page, 'glm').getByRole('link', { name: 'glm' }).focus();
   await page.keyboard.press('Tab');

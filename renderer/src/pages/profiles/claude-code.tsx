@@ -26,7 +26,7 @@ export function useClaudeCode(): ClaudeCode {
   return { state, apply, undo };
 }
 
-const when = (t: number | string) => formatTime(typeof t === 'number' ? t : Date.parse(t));
+
 
 export function ClaudeCodePanel(props: { cc: ClaudeCode }) {
   const { state, apply, undo } = props.cc;
@@ -49,7 +49,7 @@ export function ClaudeCodePanel(props: { cc: ClaudeCode }) {
       {s?.applied && s.editedSince ? (
         <Notice tone="warning" title="Edited since">
           <span data-testid="claude-code-edited">
-            {s.path} changed after Switchboard applied {s.applied.profile}. Undo would bring back the file as it was before the apply, dropping those later edits too.
+            {s.path} changed after Switchboard applied {s.applied.profile}. Undo would bring back the file as it was before the apply, so those later edits would leave it (the API backs the current file up first).
           </span>
         </Notice>
       ) : null}
@@ -77,7 +77,7 @@ export function ClaudeCodePanel(props: { cc: ClaudeCode }) {
         title="Undo the Claude Code settings change?"
         message={
           s?.editedSince
-            ? `${s.path} was edited after the apply. Undo restores the file from before the apply, so those edits are lost too.`
+            ? `${s.path} was edited after the apply. Undo restores the file from before the apply, so those edits leave it too; the current file is backed up first.`
             : `${s?.path ?? 'The file'} goes back to exactly what it was before Switchboard applied ${s?.applied?.profile ?? 'the profile'}.`
         }
         confirmLabel="Undo"
@@ -105,7 +105,7 @@ function StatusLine(props: { state: ClaudeCodeState }) {
   }
   return (
     <p class="status-line" data-testid="claude-code-status">
-      <StatusBadge kind={s.editedSince ? 'warn' : 'ok'} label={`${s.applied.profile} applied`} /> to <code>{s.path}</code> on {when(s.applied.appliedAt)}
+      <StatusBadge kind={s.editedSince ? 'warn' : 'ok'} label={`${s.applied.profile} applied`} /> to <code>{s.path}</code> on {formatTime(s.applied.appliedAt)}
       {s.applied.keys.length > 0 ? (
         <>
           {' '}

@@ -189,7 +189,7 @@ function RestartBanner(props: { result: TokenWriteResult; onDone: () => void }) 
   return (
     <Notice tone={props.result.restartRequired ? 'warning' : 'success'} title={props.result.restartRequired ? 'Restart required' : 'Tokens saved'} onDismiss={props.onDone}>
       <span data-testid="token-message">{props.result.message}</span>
-      <UpdatedProfiles names={props.result.updatedProfiles} what="API key" />
+      <UpdatedProfiles names={'updatedProfiles' in props.result ? props.result.updatedProfiles : undefined} what="API key" />
       {props.result.restartRequired ? (
         <>
           {' '}
