@@ -201,11 +201,11 @@ test('use a profile for Claude Code, see it marked, then undo restores the file 
 test('regenerating the API key rewrites the profiles that used it, and says which', async ({ page, context }) => {
   const watch = watchPage(page);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
+  await page.goto(`${app.url}/#/proxy/tokens`);
+  await expect(page.getByTestId('api-key-value')).toContainText('sk-sb-');
   // `glm` and `proxy` were routed through the proxy above; `work` never was.
   const oldKey = (await apiGet<{ apiKey: { value: string } }>(page, '/api/settings/auth/tokens/raw')).apiKey.value;
   expect((await readProfile('proxy')).env.PROVIDER_AUTH_TOKEN).toBe(oldKey);
-  await page.goto(`${app.url}/#/proxy/tokens`);
-  await expect(page.getByTestId('api-key-value')).toContainText('sk-sb-');
 
   await page.getByRole('button', { name: 'Regenerate API key' }).click();
   await page.getByRole('dialog', { name: 'Regenerate the API key?' }).getByRole('button', { name: 'Regenerate API key' }).click();
