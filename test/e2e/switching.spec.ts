@@ -72,6 +72,7 @@ test('cards show endpoint, model and default; Make default and Clear default fol
   await glm.getByRole('link', { name: 'glm' }).click();
   await expect(page.getByTestId('other-keys')).toContainText('Bash(ls:*)');
   await expect(page.getByTestId('other-keys')).not.toContainText('glm-secret-token-1');
+  await shot(page, 'other-keys');
   expect(watch.errors).toEqual([]);
   expect(watch.failures).toEqual([]);
 });
