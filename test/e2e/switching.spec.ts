@@ -38,6 +38,7 @@ const card = (page: Page, name: string) => page.getByTestId(`profile-card-${name
 
 test('cards show endpoint, model and default; Make default and Clear default follow the API', async ({ page }) => {
   const watch = watchPage(page);
+  watch.allow(/PUT \/api\/profiles\/default → 404/);
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto(`${app.url}/#/profiles`);
   const glm = card(page, 'glm');
@@ -61,6 +62,15 @@ test('cards show endpoint, model and default; Make default and Clear default fol
 
   await card(page, PROFILE).getByRole('button', { name: /Clear default/ }).click();
   await expect(page.getByTestId('default-marker')).toHaveCount(0);
+  expect((await apiGet<Cards>(page, '/api/profiles')).default).toBeNull();
+
+  // A profile whose file went away meanwhile: the API's 404 is shown, nothing else changes.
+  await fs.writeFile(path.join(app.home, 'gone.settings.json'), JSON.stringify({ env: {} }));
+  await page.reload();
+  await expect(card(page, 'gone')).toBeVisible();
+  await fs.rm(path.join(app.home, 'gone.settings.json'));
+  await card(page, 'gone').getByRole('button', { name: 'Make default gone' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Make default: Settings not found (HTTP 404)' })).toBeVisible();
   expect((await apiGet<Cards>(page, '/api/profiles')).default).toBeNull();
 
   // A change made elsewhere (the tray, the CLI) arrives over the event stream.
@@ -164,9 +174,18 @@ test('use a profile for Claude Code, see it marked, then undo restores the file 
   const status = page.getByTestId('claude-code-status');
   await expect(status).toContainText('No profile applied');
   const target = (await apiGet<{ path: string }>(page, '/api/claude-code')).path;
+  await fs.mkdir(path.dirname(target), { recursive: true });
+
+  // A file that is not JSON is never overwritten: the API's 422 and its message are shown.
+  watch.allow(/POST \/api\/claude-code\/apply → 422/);
+  await fs.writeFile(target, '{ "env": { broken');
+  await card(page, PROFILE).getByRole('button', { name: `Use for Claude Code (${PROFILE})` }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Claude Code settings are not valid JSON (HTTP 422)' })).toBeVisible();
+  expect(await fs.readFile(target, 'utf8')).toBe('{ "env": { broken');
+  await expect(status).toContainText('No profile applied');
+
   // Odd formatting and keys of its own: undo must bring back exactly these bytes.
   const original = '{\n    "model": "opus",\n  "env": { "KEEP_ME": "yes" },\n  "permissions": {"allow": []}\n}\n';
-  await fs.mkdir(path.dirname(target), { recursive: true });
   await fs.writeFile(target, original);
   await page.reload();
 

@@ -27,7 +27,7 @@ export function ProfileCardList(props: {
       <ErrorNotice error={list.error} context="Refresh profiles" />
       {list.data.default === null ? (
         <p class="muted" data-testid="no-default">
-          No default profile: <code>switchboard run</code> and the tray need one named until you choose “Make default”.
+          No default profile yet. “Make default” picks the one the tray and <code>switchboard run</code> use when none is named.
         </p>
       ) : null}
       <ul class="profile-cards" aria-label="Profiles">
