@@ -1,3 +1,4 @@
+import { errorMessage } from '../../infra/file-stat.js';
 import type { ServiceContext } from '../context.js';
 import { ClaudeCodeService } from '../claude-code/claude-code-service.js';
 import type { PresetsService } from '../settings/presets-service.js';
@@ -31,8 +32,14 @@ export function createProfilesArea(ctx: ServiceContext, deps: { store: SettingsS
       return rotation.follow({ from: address, to: address, oldKey, newKey });
     },
     async followAddress(from, to) {
-      const key = await deps.apiKey();
-      return rotation.follow({ from, to, oldKey: key, newKey: key });
+      // The YAML is already written: a failure here is logged, never the PUT's answer.
+      try {
+        const key = await deps.apiKey();
+        return await rotation.follow({ from, to, oldKey: key, newKey: key });
+      } catch (err) {
+        ctx.logger.warn(`profiles not updated after the proxy address change: ${errorMessage(err)}`);
+        return [];
+      }
     },
   };
 }

@@ -52,7 +52,15 @@ export class ProfilesService {
   ) {}
 
   async list(): Promise<ProfileList> {
-    const [entries, stored, address] = await Promise.all([this.deps.settings.listProfiles(), this.storedDefault(), this.proxyAddressOrNull()]);
+    // A broken config.yaml or proxy YAML must not hide the profiles: no default, no proxy marker.
+    const [entries, stored, address] = await Promise.all([
+      this.deps.settings.listProfiles(),
+      this.storedDefault().catch((err: unknown) => {
+        if (err instanceof ConfigFileError) return null;
+        throw err;
+      }),
+      this.proxyAddressOrNull(),
+    ]);
     const profiles: ProfileCard[] = [];
     for (const entry of entries) {
       const env = await this.envOf(entry.name);

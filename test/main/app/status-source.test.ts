@@ -38,6 +38,17 @@ describe('createHttpStatusSource', () => {
     api.set('GET /api/config', configAnswer({ desktop: { notifications: false, launch_at_login: true } }));
     api.set('GET /api/usage/summary?since=20260101&until=20260101', { status: 200, body: { totalCost: 4.5, totalTokens: 10 } });
     api.set('GET /api/usage/insights', { status: 200, body: { anomalies: [{ type: 'cost_spike' }, { type: 'high_input' }], thresholds: {} } });
+    api.set('GET /api/profiles', {
+      status: 200,
+      body: {
+        profiles: [
+          { name: 'glm', path: '/x', mtime: 1, default: true, baseUrl: 'api.z.ai', model: 'glm-4.6', usesProxy: false },
+          { name: 'my proxy', path: '/y', mtime: 1, baseUrl: '127.0.0.1:8317', model: null, usesProxy: true },
+        ],
+        default: 'glm',
+      },
+    });
+    api.set('GET /api/settings/glm/presets', { status: 200, body: { presets: [{ name: 'fast', default: 'm' }] } });
     const status = await createHttpStatusSource(createApiClient(api.url), () => NOON_UTC).read();
     expect(status).toEqual({
       proxy: { running: true, port: 8317, sessionCount: 2 },
@@ -45,6 +56,14 @@ describe('createHttpStatusSource', () => {
       todayCost: 4.5,
       anomalies: 2,
       desktop: { notifications: false, launchAtLogin: true },
+      profiles: {
+        list: [
+          { name: 'glm', model: 'glm-4.6', usesProxy: false },
+          { name: 'my proxy', model: null, usesProxy: true },
+        ],
+        default: 'glm',
+        presets: ['fast'],
+      },
     });
   });
 
@@ -60,7 +79,7 @@ describe('createHttpStatusSource', () => {
   it('every part the API cannot answer is null, never an exception', async () => {
     api = await startFakeApi();
     const status = await createHttpStatusSource(createApiClient(api.url), () => NOON_UTC).read();
-    expect(status).toEqual({ proxy: null, bridge: null, todayCost: null, anomalies: null, desktop: null });
+    expect(status).toEqual({ proxy: null, bridge: null, todayCost: null, anomalies: null, desktop: null, profiles: null });
   });
 
   it('answers of the wrong shape count as unavailable', async () => {
@@ -94,7 +113,7 @@ describe('createHttpStatusSource', () => {
     await api.close();
     api = undefined;
     const status = await createHttpStatusSource(createApiClient(url, 2_000), () => NOON_UTC).read();
-    expect(status).toEqual({ proxy: null, bridge: null, todayCost: null, anomalies: null, desktop: null });
+    expect(status).toEqual({ proxy: null, bridge: null, todayCost: null, anomalies: null, desktop: null, profiles: null });
   });
 
   it('reads the real app: desktop settings and bridge switch as the API serves them', async () => {
