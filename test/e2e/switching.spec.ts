@@ -28,7 +28,7 @@ test.beforeAll(async () => {
   // A second profile with a key outside env, so the cards differ and the JSON view has something.
   await fs.writeFile(
     path.join(app.home, 'glm.settings.json'),
-    JSON.stringify({ env: { PROVIDER_BASE_URL: 'https://open.bigmodel.example/api/anthropic', PROVIDER_AUTH_TOKEN: 'glm-secret-token-1', PROVIDER_MODEL: 'glm-4.6' }, permissions: { allow: ['Bash(ls:*)'] } }, null, 2),
+    JSON.stringify({ env: { PROVIDER_BASE_URL: 'https://open.bigmodel.example/api/anthropic', PROVIDER_AUTH_TOKEN: 'glm-secret-token-1', PROVIDER_MODEL: 'glm-4.6' }, permissions: { allow: ['Bash(ls:*)'] }, hooks: { token: 'glm-hook-secret-9' } }, null, 2),
   );
 });
 test.afterAll(() => app.stop());
@@ -81,7 +81,8 @@ test('cards show endpoint, model and default; Make default and Clear default fol
   // Keys outside env are shown read-only, secrets masked as the API gives them.
   await glm.getByRole('link', { name: 'glm' }).click();
   await expect(page.getByTestId('other-keys')).toContainText('Bash(ls:*)');
-  await expect(page.getByTestId('other-keys')).not.toContainText('glm-secret-token-1');
+  await expect(page.getByTestId('other-keys')).not.toContainText('glm-hook-secret-9');
+  await expect(page.getByTestId('other-keys')).toContainText('"token": "********"');
   await shot(page, 'other-keys');
   expect(watch.errors).toEqual([]);
   expect(watch.failures).toEqual([]);
