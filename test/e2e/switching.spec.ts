@@ -84,6 +84,14 @@ test('cards show endpoint, model and default; Make default and Clear default fol
   await expect(page.getByTestId('other-keys')).not.toContainText('glm-hook-secret-9');
   await expect(page.getByTestId('other-keys')).toContainText('"token": "********"');
   await shot(page, 'other-keys');
+  // Saving the env from the dashboard sends the masked view back; the secret on disk survives.
+  await page.getByLabel('Value of PROVIDER_MODEL').fill('glm-4.6-air');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByTestId('backup-path')).toBeVisible();
+  const saved = await readProfile('glm');
+  expect(saved.env.PROVIDER_MODEL).toBe('glm-4.6-air');
+  expect(saved.hooks).toEqual({ token: 'glm-hook-secret-9' });
+  await expect(card(page, 'glm')).toContainText('glm-4.6-air');
   expect(watch.errors).toEqual([]);
   expect(watch.failures).toEqual([]);
 });
@@ -153,8 +161,9 @@ test('route through the proxy, and connect a new profile through it', async ({ p
   const glm = await readProfile('glm');
   expect(glm.env.PROVIDER_BASE_URL).toBe(`http://127.0.0.1:${app.proxyPort}`);
   expect(glm.env.PROVIDER_AUTH_TOKEN).toBe(key);
-  expect(glm.env.PROVIDER_MODEL).toBe('glm-4.6');
+  expect(glm.env.PROVIDER_MODEL).toBe('glm-4.6-air');
   expect(glm.permissions).toEqual({ allow: ['Bash(ls:*)'] });
+  expect(glm.hooks).toEqual({ token: 'glm-hook-secret-9' });
   await expect(card(page, 'glm')).toContainText('via proxy');
   await expect(page.getByLabel('Value of PROVIDER_BASE_URL')).toHaveValue(`http://127.0.0.1:${app.proxyPort}`);
 
