@@ -17,9 +17,14 @@ export function ProfilesPage(props: { selected?: string }) {
   const list = useResource(api.profiles, []);
   // The tray, the CLI and other windows change the default and the files too.
   useLiveReload(['profiles'], () => void list.reload(), 10_000);
-  const after = async <R,>(r: R) => (await list.reload(), r);
-  const makeDefault = useAction(async (name: string) => after(await api.setDefaultProfile(name)));
-  const clearDefault = useAction(async () => after(await api.resetDefaultAccount()));
+  // The moved ★ marker says it to the eye; `announced` says it to a screen reader.
+  const [announced, setAnnounced] = useState('');
+  const after = async <R,>(r: R, words: string) => (await list.reload(), setAnnounced(words), r);
+  const makeDefault = useAction(async (name: string) => {
+    const r = await api.setDefaultProfile(name);
+    return after(r, `${r.default} is now the default profile.`);
+  });
+  const clearDefault = useAction(async () => after(await api.resetDefaultAccount(), 'No profile is the default now.'));
   const cc = useClaudeCode();
   const editor = useRef<HTMLDivElement>(null);
   const previous = useRef(props.selected);
@@ -50,6 +55,9 @@ export function ProfilesPage(props: { selected?: string }) {
           ) : null}
         </header>
         <ProfileCardList list={list} selected={props.selected} makeDefault={makeDefault} clearDefault={clearDefault} cc={cc} />
+        <p class="sr-only" role="status">
+          {announced}
+        </p>
         <ErrorNotice error={makeDefault.error} context="Make default" onDismiss={makeDefault.clear} />
         <ErrorNotice error={clearDefault.error} context="Clear default" onDismiss={clearDefault.clear} />
         <NewProfileForm />
