@@ -65,7 +65,11 @@ export class ClaudeCodeService {
     };
   }
 
-  async apply(profile: string): Promise<ClaudeCodeApplied> {
+  /**
+   * `keepUndo`: the record's "previous file" stays the one before the user's apply, so a refresh
+   * made for them (key rotation) does not become what Undo restores.
+   */
+  async apply(profile: string, options: { keepUndo?: boolean } = {}): Promise<ClaudeCodeApplied> {
     const snapshot = await this.store.readValid(profile);
     if (!snapshot) throw new SettingsError('not-found', `No settings file for profile ${profile}`);
     const env = launchEnv(snapshot.data.env);
@@ -87,13 +91,29 @@ export class ClaudeCodeService {
           keys,
           values: Object.fromEntries(keys.map((k) => [k, sha256(env[k]!)])),
           written: { sha256: sha256(text), mtime },
-          previous: current ? { existed: true, contentBase64: current.bytes.toString('base64'), mode: current.mode } : { existed: false },
+          previous:
+            options.keepUndo && previousRecord
+              ? previousRecord.previous
+              : current
+                ? { existed: true, contentBase64: current.bytes.toString('base64'), mode: current.mode }
+                : { existed: false },
         });
         return { success: true as const, path: this.file, profile, keys, backupPath };
       } catch (err) {
         throw new ClaudeCodeError('write-failed', errorMessage(err));
       }
     });
+  }
+
+  /**
+   * After key rotation or a proxy move rewrote `profiles`: the profile applied here follows, when
+   * the file is as Switchboard left it (a file edited since is the user's; it is left alone).
+   */
+  async followProfiles(profiles: string[]): Promise<boolean> {
+    const status = await this.status();
+    if (!status.applied || status.editedSince || !profiles.includes(status.applied.profile)) return false;
+    await this.apply(status.applied.profile, { keepUndo: true });
+    return true;
   }
 
   /** Puts back exactly the file as it was before the last apply (removes it when there was none). */

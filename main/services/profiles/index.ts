@@ -21,11 +21,24 @@ export interface ProfilesArea {
 
 /** The switching area (issue 18), built on the settings store so it shares its write path. */
 export function createProfilesArea(ctx: ServiceContext, deps: { store: SettingsStore; settings: SettingsService; apiKey: () => Promise<string> }): ProfilesArea {
-  const profiles = new ProfilesService(ctx, deps);
-  const rotation = new KeyRotation({ ...deps, logger: ctx.logger, announce: (names) => profiles.announce('proxy-change', names) });
+  const claudeCode = new ClaudeCodeService(ctx, deps.store);
+  // Claude Code's settings.json holds a copy of the applied profile's env: it follows the
+  // profile's rewrites (preset applied, routed, key rotated), never at the cost of the rewrite.
+  const followInClaudeCode = async (names: string[]) => {
+    await claudeCode.followProfiles(names).then(
+      () => undefined,
+      (err: unknown) => ctx.logger.warn(`Claude Code settings not updated: ${errorMessage(err)}`),
+    );
+  };
+  const profiles = new ProfilesService(ctx, { ...deps, afterRewrite: followInClaudeCode });
+  const announce = async (names: string[]) => {
+    await followInClaudeCode(names);
+    profiles.announce('proxy-change', names);
+  };
+  const rotation = new KeyRotation({ ...deps, logger: ctx.logger, announce });
   return {
     profiles,
-    claudeCode: new ClaudeCodeService(ctx, deps.store),
+    claudeCode,
     rotation,
     async followApiKey(oldKey, newKey) {
       const address = await profiles.proxyAddress();

@@ -18,8 +18,8 @@ export interface KeyRotationDeps {
   store: SettingsStore;
   settings: SettingsService;
   logger: Logger;
-  /** Told the names of the profiles rewritten (the `profiles` event). */
-  announce: (profiles: string[]) => void;
+  /** Told the names of the profiles rewritten (the `profiles` event, Claude Code's copy); awaited. */
+  announce: (profiles: string[]) => void | Promise<void>;
 }
 
 /** Thrown inside a store update to leave a file untouched (the store writes whatever a plan returns). */
@@ -56,7 +56,7 @@ export class KeyRotation {
         if (!(err instanceof Unchanged)) this.deps.logger.warn(`profile ${name} not updated after the proxy change: ${errorMessage(err)}`);
       }
     }
-    if (updated.length > 0) this.deps.announce(updated);
+    if (updated.length > 0) await this.deps.announce(updated);
     return updated;
   }
 }

@@ -38,6 +38,8 @@ export interface ProfilesServiceDeps {
   settings: SettingsService;
   /** The proxy API key in force (the tokens service's effective key). */
   apiKey: () => Promise<string>;
+  /** Told (and awaited) after this service rewrote a profile: copies of it elsewhere may follow. */
+  afterRewrite?: (profiles: string[]) => Promise<void>;
 }
 
 /**
@@ -102,6 +104,7 @@ export class ProfilesService {
       if (!preset) throw new SettingsError('preset-not-found', `Profile ${profile} has no preset named ${name}`);
       return { next: withPreset(current.data, preset), result: undefined };
     });
+    await this.deps.afterRewrite?.([profile]);
     this.announce('preset', [profile]);
     return { profile, mtime: write.mtime, created: false, ...(write.backupPath ? { backupPath: write.backupPath } : {}), applied: name };
   }
@@ -115,6 +118,7 @@ export class ProfilesService {
       if (current) requireValid(current);
       return { next: routedThroughProxy(current?.data, { baseUrl, apiKey }), result: undefined };
     });
+    await this.deps.afterRewrite?.([profile]);
     this.announce('route', [profile]);
     return { success: true, profile, created: write.created, mtime: write.mtime, baseUrl };
   }

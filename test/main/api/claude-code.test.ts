@@ -124,3 +124,43 @@ describe('Claude Code settings', () => {
     }
   });
 });
+
+describe('Claude Code settings follow key rotation', () => {
+  it('a proxy profile applied there gets the new key; Undo still restores the file before the apply', async () => {
+    await fs.writeFile(settingsFile(), USER_FILE);
+    expect((await app.json('POST', '/api/profiles/proxy/route-through-proxy', {})).status).toBe(200);
+    expect((await apply('proxy')).status).toBe(200);
+    const rotated = await app.json('POST', '/api/settings/auth/tokens/regenerate-api-key');
+    expect(rotated.body.updatedProfiles).toEqual(['proxy']);
+    const newKey = (await app.json('GET', '/api/settings/auth/tokens/raw')).body.apiKey.value;
+    const env = JSON.parse(await fs.readFile(settingsFile(), 'utf8')).env;
+    expect(env.ANTHROPIC_AUTH_TOKEN).toBe(newKey);
+    expect(env.MY_OWN).toBe('1');
+    expect(await status()).toMatchObject({ editedSince: false, applied: { profile: 'proxy' } });
+    expect((await undo()).status).toBe(200);
+    expect(await fs.readFile(settingsFile(), 'utf8')).toBe(USER_FILE);
+  });
+
+  it('a file edited since the apply is left alone by the rotation', async () => {
+    expect((await apply('proxy')).status).toBe(200);
+    const edited = (await fs.readFile(settingsFile(), 'utf8')).replace('"opus"', '"haiku"');
+    await fs.writeFile(settingsFile(), edited);
+    await app.json('POST', '/api/settings/auth/tokens/regenerate-api-key');
+    expect(await fs.readFile(settingsFile(), 'utf8')).toBe(edited);
+    expect((await status()).editedSince).toBe(true);
+  });
+});
+
+describe('Claude Code settings follow a preset applied to the profile applied there', () => {
+  it('the model changes in settings.json at once when the file is unedited', async () => {
+    await fs.writeFile(settingsFile(), USER_FILE);
+    await writeProfile('pz', { env: { PROVIDER_BASE_URL: 'https://api.z.ai', PROVIDER_MODEL: 'glm-4.6' }, presets: [{ name: 'air', default: 'glm-4.5-air' }] });
+    expect((await apply('pz')).status).toBe(200);
+    expect((await app.json('POST', '/api/settings/pz/presets/air/apply', {})).status).toBe(200);
+    const env = JSON.parse(await fs.readFile(settingsFile(), 'utf8')).env;
+    expect(env.ANTHROPIC_MODEL).toBe('glm-4.5-air');
+    expect(env.PROVIDER_MODEL).toBe('glm-4.5-air');
+    expect((await undo()).status).toBe(200);
+    expect(await fs.readFile(settingsFile(), 'utf8')).toBe(USER_FILE);
+  });
+});
