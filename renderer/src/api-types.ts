@@ -28,6 +28,15 @@ import type {
   quotaResponse,
   updateCheckResponse,
 } from '../../main/api/schemas/proxy.js';
+import type {
+  applyPresetResponse,
+  claudeCodeApplyResponse,
+  claudeCodeStatusResponse,
+  claudeCodeUndoResponse,
+  modelSuggestionsResponse,
+  routeThroughProxyResponse,
+  setDefaultResponse,
+} from '../../main/api/schemas/profiles.js';
 import type { profileSettingsResponse, profilesResponse, settingsUpdateResponse } from '../../main/api/schemas/settings.js';
 import type {
   dailyResponse,
@@ -49,6 +58,7 @@ import type {
 } from '../../main/api/schemas/shared.js';
 import type {
   accountResetResponse,
+  apiKeyChangeResponse,
   secretChangeResponse,
   tokensChangeResponse,
   tokensResponse,
@@ -77,8 +87,12 @@ export type Tokens = Body<typeof tokensResponse>;
 export type TokenValue = Tokens['apiKey'];
 export type TokensChange = Body<typeof tokensChangeResponse>;
 export type SecretChange = Body<typeof secretChangeResponse>;
-/** Set and reset answer with both tokens, regenerate-secret with the secret only. */
-export type TokenWriteResult = TokensChange | SecretChange;
+export type ApiKeyChange = Body<typeof apiKeyChangeResponse>;
+/**
+ * Set and reset answer with both tokens, regenerate-secret and regenerate-api-key with their own
+ * only; every answer that can change the API key names the profiles that followed (`updatedProfiles`).
+ */
+export type TokenWriteResult = TokensChange | SecretChange | ApiKeyChange;
 
 export type SharedSummary = Body<typeof sharedSummaryResponse>;
 export type SharedList = Body<typeof sharedListResponse>;
@@ -151,3 +165,14 @@ export type BridgeModels = Body<typeof bridgeModelsResponse>;
 export type BridgeSignedIn = Body<typeof bridgeImportResponse>;
 export type BridgeStarted = Body<typeof bridgeStartResponse>;
 export type BridgeStopped = Body<typeof bridgeStopResponse>;
+
+/* Switching (issue 18): the default profile, presets applied, model suggestions, Claude Code's own settings, routing through the proxy. */
+export type ProfileCards = ProfilesList;
+export type ProfileCard = ProfileEntry;
+export type DefaultSet = Body<typeof setDefaultResponse>;
+export type PresetApplied = Body<typeof applyPresetResponse>;
+export type ModelSuggestions = Body<typeof modelSuggestionsResponse>;
+export type ClaudeCodeState = Body<typeof claudeCodeStatusResponse>;
+export type ClaudeCodeApplied = Body<typeof claudeCodeApplyResponse>;
+export type ClaudeCodeUndone = Body<typeof claudeCodeUndoResponse>;
+export type RoutedThroughProxy = Body<typeof routeThroughProxyResponse>;

@@ -69,7 +69,14 @@ export interface UsageQuery { since?: string; until?: string; tz?: string }
 export interface SessionSelection { sort?: 'lastActivity' | 'cost' | 'tokens'; order?: 'asc' | 'desc'; project?: string; model?: string }
 
 export const api = {
-  profiles: () => json<T.ProfilesList>('GET', '/api/profiles'),
+  profiles: () => json<T.ProfileCards>('GET', '/api/profiles'),
+  setDefaultProfile: (profile: string) => json<T.DefaultSet>('PUT', '/api/profiles/default', { profile }),
+  modelSuggestions: () => json<T.ModelSuggestions>('GET', '/api/profiles/model-suggestions'),
+  routeThroughProxy: (profile: string) =>
+    json<T.RoutedThroughProxy>('POST', `/api/profiles/${enc(profile)}/route-through-proxy`, {}),
+  claudeCode: () => json<T.ClaudeCodeState>('GET', '/api/claude-code'),
+  applyClaudeCode: (profile: string) => json<T.ClaudeCodeApplied>('POST', '/api/claude-code/apply', { profile }),
+  undoClaudeCode: () => json<T.ClaudeCodeUndone>('POST', '/api/claude-code/undo'),
   settings: (profile: string) => json<T.ProfileSettings>('GET', `/api/settings/${enc(profile)}`),
   settingsRaw: (profile: string) => json<T.ProfileSettings>('GET', `/api/settings/${enc(profile)}/raw`),
   saveSettings: (profile: string, settings: T.ProfileSettings['settings'], expectedMtime?: number) =>
@@ -79,6 +86,8 @@ export const api = {
     json<T.PresetCreated>('POST', `/api/settings/${enc(profile)}/presets`, preset),
   deletePreset: (profile: string, name: string) =>
     json<T.PresetDeleted>('DELETE', `/api/settings/${enc(profile)}/presets/${enc(name)}`),
+  applyPreset: (profile: string, name: string, expectedMtime?: number) =>
+    json<T.PresetApplied>('POST', `/api/settings/${enc(profile)}/presets/${enc(name)}/apply`, { expectedMtime }),
   resetDefaultAccount: () => json<T.AccountReset>('DELETE', '/api/accounts/reset-default'),
 
   tokens: () => json<T.Tokens>('GET', '/api/settings/auth/tokens'),
@@ -86,6 +95,7 @@ export const api = {
   setTokens: (body: { apiKey?: string; managementSecret?: string }) =>
     json<T.TokensChange>('PUT', '/api/settings/auth/tokens', body),
   regenerateSecret: () => json<T.SecretChange>('POST', '/api/settings/auth/tokens/regenerate-secret'),
+  regenerateApiKey: () => json<T.ApiKeyChange>('POST', '/api/settings/auth/tokens/regenerate-api-key'),
   resetTokens: () => json<T.TokensChange>('POST', '/api/settings/auth/tokens/reset'),
 
   sharedSummary: () => json<T.SharedSummary>('GET', '/api/shared/summary'),

@@ -139,5 +139,5 @@ test('a new profile is created from the list, with the API warning about missing
   await expect(page.getByText('Profile created')).toBeVisible();
   await expect(page.getByRole('alert').filter({ hasText: 'Missing fields will use defaults' })).toContainText('PROVIDER_BASE_URL');
   await expect(page.getByRole('navigation', { name: 'Pages' })).toBeVisible();
-  await expect(page.locator('.link-list').getByRole('link', { name: /fresh/ })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('list', { name: 'Profiles' }).getByRole('link', { name: 'fresh' })).toHaveAttribute('aria-current', 'page');
 });

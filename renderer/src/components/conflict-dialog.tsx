@@ -1,10 +1,30 @@
 import { Dialog } from './dialog.js';
 import { changedLines } from '../lib/line-diff.js';
 
+/** The words of the dialog; a save uses SAVE_LABELS. */
+export interface ConflictLabels {
+  intro: string;
+  mine: string;
+  /** How the intro's "Lines marked + are only in …" names the left side. */
+  yours: string;
+  reload: string;
+  overwrite: string;
+  cancel: string;
+}
+const SAVE_LABELS: ConflictLabels = {
+  intro: 'Someone else saved {what} after you opened it. Choose which version to keep.',
+  mine: 'Your version (unsaved)',
+  yours: 'yours',
+  reload: 'Reload from disk (discard mine)',
+  overwrite: 'Overwrite with my version',
+  cancel: 'Keep editing',
+};
+
 /**
  * Shown on 409 "File modified externally": both versions side by side, changed lines marked
  * by a sign and a label (not by colour alone), then Reload (take the disk version) or
- * Overwrite (write mine over it).
+ * Overwrite (write mine over it). An action other than a save (applying a preset) names its
+ * own side and buttons through `labels`.
  */
 export function ConflictDialog(props: {
   open: boolean;
@@ -12,32 +32,34 @@ export function ConflictDialog(props: {
   mine: string;
   theirs: string;
   busy?: boolean;
+  labels?: Partial<ConflictLabels>;
   onReload: () => void;
   onOverwrite: () => void;
   onCancel: () => void;
 }) {
+  const l = { ...SAVE_LABELS, ...props.labels };
   const a = props.mine.split('\n');
   const b = props.theirs.split('\n');
   const { onlyA, onlyB } = changedLines(a, b);
   return (
     <Dialog title={`${props.what[0]!.toUpperCase()}${props.what.slice(1)} changed on disk`} open={props.open} onClose={props.onCancel} wide>
       <p>
-        Someone else saved {props.what} after you opened it. Choose which version to keep. Lines marked
-        <span class="diff-mark diff-mine"> + </span> are only in yours, <span class="diff-mark diff-theirs"> − </span> only on disk.
+        {l.intro.replace('{what}', props.what)} Lines marked
+        <span class="diff-mark diff-mine"> + </span> are only in {l.yours}, <span class="diff-mark diff-theirs"> − </span> only on disk.
       </p>
       <div class="compare" data-testid="conflict-compare">
-        <Side title="Your version (unsaved)" lines={a} marked={onlyA} sign="+" cls="diff-mine" />
+        <Side title={l.mine} lines={a} marked={onlyA} sign="+" cls="diff-mine" />
         <Side title="Version on disk" lines={b} marked={onlyB} sign="−" cls="diff-theirs" />
       </div>
       <div class="actions">
         <button type="button" class="btn" onClick={props.onReload} disabled={props.busy}>
-          Reload from disk (discard mine)
+          {l.reload}
         </button>
         <button type="button" class="btn btn-danger" onClick={props.onOverwrite} disabled={props.busy}>
-          Overwrite with my version
+          {l.overwrite}
         </button>
         <button type="button" class="btn" onClick={props.onCancel} disabled={props.busy}>
-          Keep editing
+          {l.cancel}
         </button>
       </div>
     </Dialog>

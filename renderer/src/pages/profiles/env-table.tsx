@@ -4,6 +4,8 @@ import { ErrorNotice } from '../../components/notice.js';
 import { SecretInput } from '../../components/secret-input.js';
 import { isSensitiveEntry, MASK } from '../../lib/secrets.js';
 import { asText, type EnvRow } from './env-rows.js';
+import { MODEL_LIST_ID } from './model-suggestions.js';
+import { isModelKey } from './switching.js';
 
 /**
  * The env editor. Secrets arrive masked; "Reveal" fetches the raw value for that key only
@@ -70,6 +72,7 @@ export function EnvTable(props: { profile: string; rows: EnvRow[]; onChange: (ro
                   <SecretInput
                     class="mono"
                     hidden={sensitive && !row.revealed}
+                    list={isModelKey(row.key) ? MODEL_LIST_ID : undefined}
                     aria-label={`Value of ${label}`}
                     value={row.value}
                     onInput={(e: Event) => update(row.id, { value: (e.currentTarget as HTMLInputElement).value })}

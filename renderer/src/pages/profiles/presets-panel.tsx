@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { api } from '../../api.js';
 import type { Preset } from '../../api-types.js';
@@ -7,12 +8,25 @@ import { Field } from '../../components/field.js';
 import { Empty, ErrorNotice, Loading } from '../../components/notice.js';
 import { useAction } from '../../lib/use-action.js';
 import { useResource } from '../../lib/use-resource.js';
+import { MODEL_LIST_ID } from './model-suggestions.js';
 
 const EMPTY: Preset = { name: '', default: '', opus: '', sonnet: '', haiku: '' };
 const TIERS = ['opus', 'sonnet', 'haiku'] as const;
 
-/** Named model presets of one profile: add and delete (the API offers nothing else). */
-export function PresetsPanel(props: { profile: string; onChanged: () => void }) {
+/**
+ * Named model presets of one profile: apply, add and delete. Applying is refused while the
+ * editor holds unsaved changes (`applyBlocked` says why), so a preset never races an edit.
+ */
+export function PresetsPanel(props: {
+  profile: string;
+  onChanged: () => void;
+  onApply: (name: string) => void;
+  applying: string | null;
+  applyBlocked: string | null;
+  /** Rendered between the table and the form: the apply result and its conflict dialog. */
+  applyView: ComponentChildren;
+  suggestionsNote: ComponentChildren;
+}) {
   const presets = useResource(() => api.presets(props.profile), [props.profile]);
   const [draft, setDraft] = useState<Preset>(EMPTY);
   const [missing, setMissing] = useState<Set<string>>(new Set());
@@ -42,9 +56,21 @@ export function PresetsPanel(props: { profile: string; onChanged: () => void }) 
       key: 'actions',
       label: 'Actions',
       render: (p) => (
-        <button type="button" class="btn btn-small btn-quiet" onClick={() => setToDelete(p.name)}>
-          Delete<span class="sr-only"> preset {p.name}</span>
-        </button>
+        <span class="row-actions">
+          <button
+            type="button"
+            class="btn btn-small"
+            onClick={() => props.onApply(p.name)}
+            disabled={props.applying !== null || props.applyBlocked !== null}
+            aria-describedby={props.applyBlocked ? 'apply-blocked' : undefined}
+          >
+            {props.applying === p.name ? 'Applying…' : 'Apply'}
+            <span class="sr-only"> preset {p.name}</span>
+          </button>
+          <button type="button" class="btn btn-small btn-quiet" onClick={() => setToDelete(p.name)}>
+            Delete<span class="sr-only"> preset {p.name}</span>
+          </button>
+        </span>
       ),
     },
   ];
@@ -60,6 +86,12 @@ export function PresetsPanel(props: { profile: string; onChanged: () => void }) 
       {presets.data && presets.data.presets.length > 0 ? (
         <DataTable caption="Presets" captionHidden columns={columns} rows={presets.data.presets} rowKey={(p) => p.name} />
       ) : null}
+      {props.applyBlocked && presets.data?.presets.length ? (
+        <p id="apply-blocked" class="muted small">
+          {props.applyBlocked}
+        </p>
+      ) : null}
+      {props.applyView}
       <form class="preset-form" onSubmit={submit} aria-label="Add preset" noValidate>
         <h3>Add a preset</h3>
         <div class="form-grid">
@@ -67,14 +99,15 @@ export function PresetsPanel(props: { profile: string; onChanged: () => void }) 
             {(a) => <input {...a} value={draft.name} onInput={(e) => setDraft({ ...draft, name: e.currentTarget.value })} />}
           </Field>
           <Field id="preset-default" label="Default model (required)" error={missing.has('default') ? 'Default model is required' : null}>
-            {(a) => <input {...a} class="mono" value={draft.default} onInput={(e) => setDraft({ ...draft, default: e.currentTarget.value })} />}
+            {(a) => <input {...a} class="mono" list={MODEL_LIST_ID} autocomplete="off" value={draft.default} onInput={(e) => setDraft({ ...draft, default: e.currentTarget.value })} />}
           </Field>
           {TIERS.map((t) => (
             <Field key={t} id={`preset-${t}`} label={`${t[0]!.toUpperCase() + t.slice(1)} model`}>
-              {(a) => <input {...a} class="mono" value={draft[t] ?? ''} onInput={(e) => setDraft({ ...draft, [t]: e.currentTarget.value })} />}
+              {(a) => <input {...a} class="mono" list={MODEL_LIST_ID} autocomplete="off" value={draft[t] ?? ''} onInput={(e) => setDraft({ ...draft, [t]: e.currentTarget.value })} />}
             </Field>
           ))}
         </div>
+        {props.suggestionsNote}
         <div class="actions">
           <button type="submit" class="btn" disabled={add.busy}>
             {add.busy ? 'Adding…' : 'Add preset'}

@@ -1,13 +1,20 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError } from '../../api.js';
-import type { ProfileSettings, SettingsUpdateResult } from '../../api-types.js';
+import type { ProfileCard, ProfileSettings, SettingsUpdateResult } from '../../api-types.js';
 import { ConflictDialog } from '../../components/conflict-dialog.js';
 import { ErrorNotice, Loading, Notice } from '../../components/notice.js';
 import { formatTime } from '../../lib/format.js';
+import { useLiveReload } from '../../lib/live.js';
 import { useResource } from '../../lib/use-resource.js';
 import { EnvTable } from './env-table.js';
 import { blankRow, envAsText, envFromRows, REQUIRED_KEYS, rowsFromEnv, validateRows, type EnvRow } from './env-rows.js';
+import { ModelDatalist, SuggestionsNote, useModelSuggestions } from './model-suggestions.js';
+import { OtherKeys } from './other-keys.js';
+import { usePresetApply } from './preset-apply.js';
 import { PresetsPanel } from './presets-panel.js';
+import { RouteThroughProxy } from './route-proxy.js';
+
+const UNSAVED = 'Save or discard your changes first.';
 
 type Loaded = { base: ProfileSettings | null };
 
@@ -21,7 +28,8 @@ async function load(profile: string): Promise<Loaded> {
   }
 }
 
-export function ProfileEditor(props: { profile: string; onSaved: () => void }) {
+/** `card` is the profile's entry in the list (absent while the list loads or for a new profile). */
+export function ProfileEditor(props: { profile: string; card?: ProfileCard; onSaved: () => void }) {
   const loaded = useResource(() => load(props.profile), [props.profile]);
   const [base, setBase] = useState<ProfileSettings | null>(null);
   const [rows, setRows] = useState<EnvRow[]>([]);
@@ -88,6 +96,17 @@ export function ProfileEditor(props: { profile: string; onSaved: () => void }) {
     props.onSaved();
   };
 
+  const suggestions = useModelSuggestions();
+  const presetApply = usePresetApply({ profile: props.profile, base, adopt, onSaved: props.onSaved });
+  // A write from elsewhere (tray, CLI, another window): show it unless the user is mid-edit,
+  // in which case their save meets the conflict dialog as usual.
+  useLiveReload(['profiles'], () => void refreshFromDisk(), 0);
+  const refreshFromDisk = async () => {
+    if (dirty || saving || !base) return;
+    const fresh = await api.settings(props.profile).catch(() => null);
+    if (fresh && fresh.mtime !== base.mtime && !dirty) adopt(fresh);
+  };
+
   if (loaded.error) return <ErrorNotice error={loaded.error} context={`Profile ${props.profile}`} />;
   if (!loaded.data) return <Loading what={`profile ${props.profile}`} />;
 
@@ -98,6 +117,24 @@ export function ProfileEditor(props: { profile: string; onSaved: () => void }) {
           <h2 id="profile-title">{props.profile}</h2>
           {base ? <span class="muted">Saved {formatTime(base.mtime)}</span> : <span class="tag">new profile</span>}
         </header>
+        <div class="actions profile-actions">
+          <RouteThroughProxy
+            profile={props.profile}
+            exists={base !== null}
+            usesProxy={props.card?.usesProxy ?? false}
+            blocked={dirty ? UNSAVED : null}
+            onDone={async () => {
+              const fresh = await api.settings(props.profile).catch(() => null);
+              if (fresh) adopt(fresh);
+              props.onSaved();
+            }}
+          />
+          {dirty ? (
+            <small id="route-blocked" class="muted">
+              {UNSAVED}
+            </small>
+          ) : null}
+        </div>
         {base ? (
           <p class="muted path" data-testid="profile-path">
             {base.path}
@@ -108,6 +145,7 @@ export function ProfileEditor(props: { profile: string; onSaved: () => void }) {
           </Notice>
         )}
         <form onSubmit={save} aria-label={`Environment of ${props.profile}`} noValidate>
+          <ModelDatalist suggestions={suggestions} />
           <EnvTable profile={props.profile} rows={rows} onChange={edit} onReveal={setRows} problems={showErrors ? problems : new Map()} exists={base !== null} />
           <div class="actions">
             <button type="button" class="btn" onClick={() => edit([...rows, blankRow()])}>
@@ -131,7 +169,18 @@ export function ProfileEditor(props: { profile: string; onSaved: () => void }) {
         <ErrorNotice error={saveError} context="Save" onDismiss={() => setSaveError(undefined)} />
         {saved ? <SavedNotice result={saved} onDismiss={() => setSaved(null)} /> : null}
       </section>
-      {base ? <PresetsPanel profile={props.profile} onChanged={afterPresetChange} /> : null}
+      {base ? (
+        <PresetsPanel
+          profile={props.profile}
+          onChanged={afterPresetChange}
+          onApply={presetApply.start}
+          applying={presetApply.busy}
+          applyBlocked={dirty ? `${UNSAVED} A preset is applied to the file on disk.` : null}
+          applyView={presetApply.view}
+          suggestionsNote={<SuggestionsNote suggestions={suggestions} />}
+        />
+      ) : null}
+      {base ? <OtherKeys profile={props.profile} settings={base.settings} /> : null}
       <ConflictDialog
         open={conflict !== null}
         what={`profile “${props.profile}”`}

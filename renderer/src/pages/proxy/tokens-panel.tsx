@@ -6,6 +6,7 @@ import { ConfirmDialog } from '../../components/dialog.js';
 import { Field } from '../../components/field.js';
 import { ErrorNotice, Loading, Notice } from '../../components/notice.js';
 import { SecretInput } from '../../components/secret-input.js';
+import { UpdatedProfiles } from '../../components/updated-profiles.js';
 import { useAction } from '../../lib/use-action.js';
 import { useResource } from '../../lib/use-resource.js';
 
@@ -16,7 +17,7 @@ export function TokensPanel() {
   const tokens = useResource(api.tokens, []);
   const [raw, setRaw] = useState<Tokens | null>(null);
   const reveal = useAction(api.tokensRaw);
-  const [confirm, setConfirm] = useState<'regenerate' | 'reset' | null>(null);
+  const [confirm, setConfirm] = useState<'regenerate' | 'regenerate-key' | 'reset' | null>(null);
   const [last, setLast] = useState<TokenWriteResult | null>(null);
   const write = useAction(async (op: () => Promise<TokenWriteResult>) => op());
 
@@ -54,7 +55,8 @@ export function TokensPanel() {
             <dt>API key</dt>
             <dd>
               <code data-testid="api-key-value">{shown.apiKey.value}</code> <span class="tag">{shown.apiKey.isCustom ? 'custom' : 'default'}</span>{' '}
-              {raw ? <CopyButton text={raw.apiKey.value} label="API key" /> : null}
+              {/* The raw key is read at the moment of copying, never kept on the page. */}
+              <CopyButton text={raw ? raw.apiKey.value : async () => (await api.tokensRaw()).apiKey.value} label="API key" />
             </dd>
             <dt>Management secret</dt>
             <dd>
@@ -65,6 +67,9 @@ export function TokensPanel() {
           </dl>
         ) : null}
         <div class="actions">
+          <button type="button" class="btn" onClick={() => setConfirm('regenerate-key')} disabled={write.busy}>
+            Regenerate API key
+          </button>
           <button type="button" class="btn" onClick={() => setConfirm('regenerate')} disabled={write.busy}>
             Regenerate secret
           </button>
@@ -84,6 +89,17 @@ export function TokensPanel() {
         onConfirm={() => {
           setConfirm(null);
           void apply(api.regenerateSecret);
+        }}
+      />
+      <ConfirmDialog
+        open={confirm === 'regenerate-key'}
+        title="Regenerate the API key?"
+        message="A new random API key replaces the current one. Profiles that use the current key through the local proxy are updated to the new one; other clients must be given it."
+        confirmLabel="Regenerate API key"
+        onCancel={() => setConfirm(null)}
+        onConfirm={() => {
+          setConfirm(null);
+          void apply(api.regenerateApiKey);
         }}
       />
       <ConfirmDialog
@@ -173,6 +189,7 @@ function RestartBanner(props: { result: TokenWriteResult; onDone: () => void }) 
   return (
     <Notice tone={props.result.restartRequired ? 'warning' : 'success'} title={props.result.restartRequired ? 'Restart required' : 'Tokens saved'} onDismiss={props.onDone}>
       <span data-testid="token-message">{props.result.message}</span>
+      <UpdatedProfiles names={'updatedProfiles' in props.result ? props.result.updatedProfiles : undefined} what="API key" />
       {props.result.restartRequired ? (
         <>
           {' '}
@@ -185,3 +202,4 @@ function RestartBanner(props: { result: TokenWriteResult; onDone: () => void }) 
     </Notice>
   );
 }
+
