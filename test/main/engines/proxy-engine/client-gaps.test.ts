@@ -130,3 +130,26 @@ describe('a stalled upstream gives the same error type on every path', () => {
     expect(row!.errorLog).toMatch(/^error-v1-messages-/);
   });
 });
+
+describe('a client that hangs up', () => {
+  it('is an aborted row with status 499, not an error, and leaves no error log', async () => {
+    oa.behave = () => ({ kind: 'sse', chunks: ['data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"gpt-4o","choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":null}]}\n\n'], holdOpen: true });
+    const controller = new AbortController();
+    const res = await fetch(`${base}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { ...openaiSdk, 'content-type': 'application/json', 'x-session-id': 'hangs-up' },
+      body: JSON.stringify({ model: 'gpt-4o', stream: true, messages: [{ role: 'user', content: 'x' }] }),
+      signal: controller.signal,
+    });
+    const reader = res.body!.getReader();
+    await reader.read();
+    controller.abort();
+    await oa.waitForEarlyClose();
+    const until = Date.now() + 3_000;
+    let row;
+    while (!(row = ctx.requestLog!.query({ limit: 5 }).requests.find((e) => e.session === 'session:hangs-up')) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    expect(row).toMatchObject({ outcome: 'aborted', status: 499, errorLog: null, error: 'The client closed the connection', upstream: 'oa' });
+    expect(row!.ttfbMs).toEqual(expect.any(Number));
+    expect(ctx.requestLog!.query({ limit: 5, status: { kind: 'error' } }).requests.map((e) => e.id)).not.toContain(row!.id);
+  });
+});
