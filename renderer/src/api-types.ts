@@ -148,3 +148,66 @@ export type BridgeModels = Body<typeof bridgeModelsResponse>;
 export type BridgeSignedIn = Body<typeof bridgeImportResponse>;
 export type BridgeStarted = Body<typeof bridgeStartResponse>;
 export type BridgeStopped = Body<typeof bridgeStopResponse>;
+
+/**
+ * The request log (issue 19, contract-19-20): written here by hand until the server's schema
+ * exists; the shapes are the contract's.
+ */
+export interface RequestEntry {
+  id: string;
+  time: number;
+  format: 'anthropic' | 'openai';
+  method: string;
+  path: string;
+  modelRequested: string | null;
+  modelSent: string | null;
+  upstream: string | null;
+  keyIndex: number | null;
+  status: number;
+  outcome: 'ok' | 'error' | 'stream_error' | 'aborted';
+  latencyMs: number;
+  ttfbMs: number | null;
+  tokens: { input: number; output: number; cacheRead: number; cacheWrite: number } | null;
+  costUSD: number | null;
+  session: string | null;
+  error: string | null;
+  errorLog: string | null;
+}
+export interface RequestList {
+  requests: RequestEntry[];
+  total: number;
+}
+export interface RequestMinute {
+  minute: number;
+  requests: number;
+  errors: number;
+}
+export interface RequestStats {
+  perMinute: RequestMinute[];
+  requestsPerMinute: number;
+  errorRate: number | null;
+  lastError: RequestEntry | null;
+}
+/** Filters of GET /api/proxy/requests; empty values are left out of the query. */
+export interface RequestFilters {
+  status?: string;
+  model?: string;
+  upstream?: string;
+  since?: string;
+  limit?: number;
+}
+
+/** What issue 20 adds to /api/usage/status and /api/usage/insights (optional until merged). */
+export interface ScanProgress {
+  filesDone: number;
+  filesTotal: number;
+  bytesDone: number;
+  bytesTotal: number;
+}
+export type UsageScanStatus = CacheStatus & { scanning?: boolean; progress?: ScanProgress | null };
+export interface InsightsBaseline {
+  averageDailyCost: number;
+  days: number;
+  since: string;
+  until: string;
+}

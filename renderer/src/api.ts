@@ -117,6 +117,8 @@ export const api = {
   authFileUrl: (name: string) => withQuery('/api/proxy/auth-files/download', { name }),
   quota: (provider: string, accountId: string) =>
     json<T.Quota>('GET', `/api/proxy/quota/${enc(provider)}/${enc(accountId)}`),
+  proxyRequests: (q: T.RequestFilters) => json<T.RequestList>('GET', '/api/proxy/requests', undefined, { ...q }),
+  proxyRequestStats: () => json<T.RequestStats>('GET', '/api/proxy/requests/stats'),
 
   usageSummary: (q: UsageQuery) => json<T.UsageSummary>('GET', '/api/usage/summary', undefined, { ...q }),
   usageDaily: (q: UsageQuery) => json<{ daily: T.DailyEntry[] }>('GET', '/api/usage/daily', undefined, { ...q }),
@@ -128,7 +130,7 @@ export const api = {
   usageSessions: (q: UsageQuery & { limit: number; offset: number }) =>
     json<T.SessionsPage>('GET', '/api/usage/sessions', undefined, { ...q }),
   usageRefresh: () => json<T.RefreshResult>('POST', '/api/usage/refresh'),
-  usageStatus: () => json<T.CacheStatus>('GET', '/api/usage/status'),
+  usageStatus: () => json<T.UsageScanStatus>('GET', '/api/usage/status'),
 
   bridgeStatus: () => json<T.BridgeStatus>('GET', '/api/bridge/status'),
   bridgeAutoDetect: () => json<T.BridgeSignedIn>('POST', '/api/bridge/auth/auto-detect'),

@@ -1,0 +1,90 @@
+import { useMemo } from 'preact/hooks';
+import { api } from '../../api.js';
+import type { DailyEntry, ScanProgress, UsageSummary } from '../../api-types.js';
+import { ErrorNotice, Loading } from '../../components/notice.js';
+import { compactDay, formatCompact, formatCost, isoDay, systemTimeZone } from '../../lib/format.js';
+import { useLiveReload } from '../../lib/live.js';
+import { href } from '../../lib/router.js';
+import { pending, useResource, type Resource } from '../../lib/use-resource.js';
+import { presetRange } from '../usage/usage-filters.js';
+import { useUsageZone } from '../usage/use-usage-zone.js';
+import { ScanNote } from './scan-note.js';
+import { Sparkline, type SparkPoint } from './sparkline.js';
+
+/** Every day of the range, idle days as zero, so the line's x axis is time. */
+export function fillDays(daily: Array<Pick<DailyEntry, 'date' | 'cost'>>, from: string, to: string): SparkPoint[] {
+  const byDay = new Map(daily.map((d) => [d.date, d.cost]));
+  const out: SparkPoint[] = [];
+  for (let d = new Date(`${from}T12:00:00Z`); d.toISOString().slice(0, 10) <= to; d.setUTCDate(d.getUTCDate() + 1)) {
+    const day = d.toISOString().slice(0, 10);
+    out.push({ day, cost: byDay.get(day) ?? 0 });
+  }
+  return out;
+}
+
+/** Today, the last 7 days and this month, a 30-day line and the week's top model. */
+export function SpendCards(props: { scanning: boolean; progress: ScanProgress | null }) {
+  const known = useUsageZone();
+  const zone = known ?? systemTimeZone();
+  const today = isoDay(new Date(), zone);
+  const week = presetRange('7d', zone);
+  const month = presetRange('month', zone);
+  const thirty = presetRange('30d', zone);
+  const when = <T,>(fetch: () => Promise<T>) => (known ? fetch() : pending<T>());
+  const range = (r: { from: string; to: string }) => ({ tz: zone, since: compactDay(r.from), until: compactDay(r.to) });
+  const day = useResource(() => when(() => api.usageSummary(range({ from: today, to: today }))), [known, today]);
+  const last7 = useResource(() => when(() => api.usageSummary(range(week))), [known, today]);
+  const mon = useResource(() => when(() => api.usageSummary(range(month))), [known, today]);
+  const daily = useResource(() => when(() => api.usageDaily(range(thirty))), [known, today]);
+  const models = useResource(() => when(() => api.usageModels(range(week))), [known, today]);
+  useLiveReload(['usage-refreshed'], () => [day, last7, mon, daily, models].forEach((r) => void r.reload()), 60_000);
+  const points = useMemo(() => (daily.data ? fillDays(daily.data.daily, thirty.from, thirty.to) : null), [daily.data, thirty.from, thirty.to]);
+  const top = models.data?.models.reduce<(typeof models.data.models)[number] | null>((best, m) => (!best || m.cost > best.cost ? m : best), null);
+  const wait = props.scanning ? <ScanNote progress={props.progress} /> : <Loading />;
+
+  return (
+    <section aria-label="Spend" class="cards">
+      <CostCard label="Today" res={day} wait={wait} testId="cost-today" />
+      <CostCard label="Last 7 days" res={last7} wait={wait} testId="cost-week" />
+      <CostCard label="This month" res={mon} wait={wait} testId="cost-month" />
+      <div class="card card-wide" data-testid="cost-30d">
+        <h2 class="card-label">Cost per day, last 30 days</h2>
+        {points ? <Sparkline points={points} label={`Cost per day, ${thirty.from} to ${thirty.to}`} /> : daily.loading ? wait : null}
+        <ErrorNotice error={daily.error} />
+      </div>
+      <div class="card" data-testid="top-model">
+        <h2 class="card-label">Top model this week</h2>
+        {top ? (
+          <>
+            <p class="card-value-small">
+              <code>{top.model}</code>
+            </p>
+            <p class="muted">
+              {formatCost(top.cost)} · {Math.round(top.percentage)}% of the week's cost
+            </p>
+          </>
+        ) : models.data ? (
+          <p class="muted">No usage in the last 7 days.</p>
+        ) : models.loading ? (
+          wait
+        ) : null}
+        <ErrorNotice error={models.error} />
+      </div>
+      <p class="muted card-foot">
+        Grouped by day in {zone}. <a href={href('usage')}>All usage</a>
+      </p>
+    </section>
+  );
+}
+
+function CostCard(props: { label: string; res: Resource<UsageSummary>; wait: preact.JSX.Element; testId: string }) {
+  const d = props.res.data;
+  return (
+    <div class="card" data-testid={props.testId}>
+      <h2 class="card-label">{props.label}</h2>
+      {d ? <p class="card-value">{formatCost(d.totalCost)}</p> : props.res.loading ? props.wait : null}
+      {d ? <p class="muted">{formatCompact(d.totalTokens)} tokens</p> : null}
+      <ErrorNotice error={props.res.error} />
+    </div>
+  );
+}
