@@ -59,6 +59,9 @@ export const E = {
   invalidDateRange: 'Invalid date range',
   invalidTimezone: 'Invalid timezone',
   invalidPagination: 'Invalid pagination parameters',
+  invalidCostMode: 'Invalid cost mode',
+  invalidSessionFilter: 'Invalid session filter',
+  invalidRefreshOption: 'Invalid refresh option',
   // bridge (decisions §6)
   editorDbNotFound: 'Editor database not found',
   sqliteUnavailable: 'sqlite3 is not available',

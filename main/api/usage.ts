@@ -13,6 +13,8 @@ import {
   modelsResponse,
   monthlyResponse,
   pagination,
+  refreshOptions,
+  refreshQuery,
   refreshResponse,
   sessionsQuery,
   sessionsResponse,
@@ -119,10 +121,12 @@ export function createUsageRouter({ services, registry, hot }: RouterDeps): Rout
   route({
     method: 'post',
     path: '/api/usage/refresh',
-    summary: 'Drops the usage caches and waits for a full rescan of the transcripts',
+    summary: 'Waits for an incremental rescan of the transcripts (full=true: drops everything and rescans every file)',
+    query: refreshQuery,
     response: refreshResponse,
-    handler: async () => {
-      const { timestamp } = await answer(() => usage.refresh());
+    handler: async ({ query }) => {
+      const { full } = refreshOptions(query);
+      const { timestamp } = await answer(() => usage.refresh(full));
       return { success: true, message: 'Usage data refreshed', timestamp };
     },
   });

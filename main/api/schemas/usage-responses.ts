@@ -55,6 +55,7 @@ export const insightsResponse = z.object({
     }),
   ),
   thresholds: z.object({ highInput: z.int(), highIoRatio: z.number(), costSpikeMultiplier: z.number(), highCacheRead: z.int() }),
+  baseline: z.object({ averageDailyCost: z.number(), days: z.int(), since: z.string().nullable(), until: z.string().nullable() }),
 });
 
 export const sessionsResponse = z.object({
@@ -85,4 +86,6 @@ export const statusResponse = z.object({
   cacheAgeHuman: z.string().nullable(),
   files: z.int().nullable(),
   malformedLines: z.int().nullable(),
+  scanning: z.boolean(),
+  progress: z.object({ filesDone: z.int(), filesTotal: z.int(), bytesDone: z.int(), bytesTotal: z.int() }).nullable(),
 });

@@ -37,6 +37,14 @@ const dateFields = z.object({ since: compactDate, until: compactDate });
 const zoneField = z.object({ tz: zone });
 const pageFields = z.object({ limit, offset });
 
+export const refreshQuery = z.object({ full: described('true: drop everything and rescan every file; default: an incremental rescan') });
+const fullField = z.object({ full: z.enum(['true', 'false']).optional() });
+
+/** `full=true|false` (default false), else 400 `Invalid refresh option`. */
+export function refreshOptions(query: Record<string, unknown>): { full: boolean } {
+  return { full: parseWith(fullField, { full: query.full }, E.invalidRefreshOption).full === 'true' };
+}
+
 /** since/until (400 `Invalid date format…`, `Invalid date range`) and tz (400 `Invalid timezone`). */
 export function usageParams(query: Record<string, unknown>): UsageParams {
   const { since, until } = parseWith(dateFields, { since: query.since, until: query.until }, E.invalidDate);

@@ -19,6 +19,27 @@ export interface Anomaly {
   message: string;
 }
 
+/**
+ * The one average every cost spike is judged against: the mean cost of the days with data in the
+ * window, named by its first and last such day (null without data).
+ */
+export interface Baseline {
+  averageDailyCost: number;
+  days: number;
+  since: string | null;
+  until: string | null;
+}
+
+export function baselineOf(daily: readonly DailyEntry[]): Baseline {
+  const days = daily.length;
+  return {
+    averageDailyCost: days ? daily.reduce((sum, d) => sum + d.cost, 0) / days : 0,
+    days,
+    since: daily[0]?.date ?? null,
+    until: daily[days - 1]?.date ?? null,
+  };
+}
+
 const TYPE_ORDER: AnomalyType[] = ['cost_spike', 'high_input', 'high_io_ratio', 'high_cache_read'];
 
 /**
@@ -27,7 +48,7 @@ const TYPE_ORDER: AnomalyType[] = ['cost_spike', 'high_input', 'high_io_ratio', 
  * input has no ratio), cache reads above 1 B. Newest first.
  */
 export function detectAnomalies(daily: readonly DailyEntry[]): Anomaly[] {
-  const average = daily.length ? daily.reduce((sum, d) => sum + d.cost, 0) / daily.length : 0;
+  const average = baselineOf(daily).averageDailyCost;
   const spikeAt = THRESHOLDS.costSpikeMultiplier * average;
   const found: Anomaly[] = [];
   for (const d of daily) {

@@ -30,12 +30,13 @@ export class ScanPool {
 
   constructor(readonly size: number) {}
 
-  async read(tasks: readonly SizedTask[]): Promise<PoolResult> {
+  /** `done` hears of each batch answered: its file count and bytes (progress for the status endpoint). */
+  async read(tasks: readonly SizedTask[], done: (files: number, bytes: number) => void = () => undefined): Promise<PoolResult> {
     const workers = this.start();
     const queue = [...tasks].sort((a, b) => b.bytes - a.bytes);
     const result: PoolResult = { reads: [], missing: [], failed: [] };
     try {
-      await Promise.all(workers.map((w) => this.drain(w, queue, result)));
+      await Promise.all(workers.map((w) => this.drain(w, queue, result, done)));
     } finally {
       await this.close();
     }
@@ -61,12 +62,15 @@ export class ScanPool {
     await Promise.all(workers.map((w) => w.terminate()));
   }
 
-  private async drain(worker: Worker, queue: SizedTask[], result: PoolResult): Promise<void> {
-    let pending = this.askNext(worker, queue);
+  private async drain(worker: Worker, queue: SizedTask[], result: PoolResult, done: (files: number, bytes: number) => void): Promise<void> {
+    let asked = takeBatch(queue);
+    let pending = this.askFor(worker, asked);
     while (pending !== null) {
       const reply = await pending;
+      done(asked.length, asked.reduce((sum, t) => sum + t.bytes, 0));
       // The worker starts its next batch before this one is unpacked, so it never waits for us.
-      pending = this.askNext(worker, queue);
+      asked = takeBatch(queue);
+      pending = this.askFor(worker, asked);
       try {
         collect(reply, result);
       } catch (err) {
@@ -76,8 +80,7 @@ export class ScanPool {
     }
   }
 
-  private askNext(worker: Worker, queue: SizedTask[]): Promise<ScanReply> | null {
-    const batch = takeBatch(queue);
+  private askFor(worker: Worker, batch: readonly SizedTask[]): Promise<ScanReply> | null {
     if (batch.length === 0) return null;
     return this.ask(worker, { id: this.nextId++, tasks: batch.map(({ path, start }) => ({ path, start })) });
   }

@@ -1,4 +1,4 @@
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../../infra/logger.js';
 import type { Pricing } from './pricing.js';
 import { findTranscripts, usageRoots, type FoundFile } from './discover.js';
@@ -20,6 +20,23 @@ export interface LoaderOptions {
   workerThresholdBytes: number;
 }
 
+/** How far a running scan is: files and bytes read of those it has to read (totals grow during discovery). */
+export interface ScanProgress {
+  filesDone: number;
+  filesTotal: number;
+  bytesDone: number;
+  bytesTotal: number;
+}
+
+/**
+ * TEST ONLY: `SWITCHBOARD_TEST_SCAN_DELAY_MS` makes each in-thread file read wait that long, so
+ * end-to-end tests can watch a first scan in progress. Never set it outside tests.
+ */
+function testScanDelayMs(): number {
+  const ms = Number(process.env.SWITCHBOARD_TEST_SCAN_DELAY_MS ?? 0);
+  return Number.isFinite(ms) && ms > 0 ? Math.min(ms, 10_000) : 0;
+}
+
 export interface ScanReport {
   files: number;
   filesRead: number;
@@ -35,19 +52,26 @@ export interface ScanReport {
 export class UsageLoader {
   constructor(private readonly o: LoaderOptions) {}
 
-  async scan(): Promise<ScanReport> {
+  /** `progress` is filled in as the scan goes (the status endpoint shows it). */
+  async scan(progress: ScanProgress = newProgress()): Promise<ScanReport> {
     let found: FoundFile[];
     try {
-      found = await findTranscripts(usageRoots(this.o.agentDir, this.o.instancesDir), this.startPoolEarly());
+      found = await findTranscripts(usageRoots(this.o.agentDir, this.o.instancesDir), this.onFound(progress));
     } catch (err) {
       await this.o.pool?.close(); // it may have been started early
       throw err;
     }
     const { tasks, removed } = this.plan(found);
     const bytes = tasks.reduce((sum, t) => sum + t.bytes, 0);
+    progress.filesTotal = tasks.length;
+    progress.bytesTotal = bytes;
     const useWorkers = this.o.pool !== null && bytes >= this.o.workerThresholdBytes;
     if (!useWorkers) await this.o.pool?.close(); // started early for bytes that turned out to be known
-    const result = useWorkers ? await this.readInWorkers(tasks) : await readInline(tasks, this.o.pricing);
+    const done = (files: number, read: number) => {
+      progress.filesDone += files;
+      progress.bytesDone += read;
+    };
+    const result = useWorkers ? await this.readInWorkers(tasks, done) : await readInline(tasks, this.o.pricing, done);
     for (const f of result.failed) this.o.logger.warn(`usage: cannot read ${f.path}: ${f.message}`);
     // Path order whichever thread read what, so sums are added up in the same order every time.
     result.reads.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -60,14 +84,19 @@ export class UsageLoader {
    * enough bytes this store has not read (a cold scan: after the first few dozen files), so
    * their start-up (tens of milliseconds) overlaps the rest of the walk instead of following it.
    */
-  private startPoolEarly(): ((f: FoundFile) => void) | undefined {
+  private onFound(progress: ScanProgress): (f: FoundFile) => void {
     const pool = this.o.pool;
-    if (pool === null) return undefined;
     let unread = 0;
     return (f) => {
       const known = this.o.store.files.get(f.path);
-      unread += Math.max(0, f.size - (known !== undefined && known.ino === f.ino ? known.size : 0));
-      if (unread >= this.o.workerThresholdBytes) pool.start();
+      const fresh = Math.max(0, f.size - (known !== undefined && known.ino === f.ino ? known.size : 0));
+      unread += fresh;
+      // Discovery's estimate, so a UI has totals to show while the walk runs; plan() sets the exact ones.
+      if (fresh > 0) {
+        progress.filesTotal++;
+        progress.bytesTotal += fresh;
+      }
+      if (pool !== null && unread >= this.o.workerThresholdBytes) pool.start();
     };
   }
 
@@ -86,28 +115,44 @@ export class UsageLoader {
     return { tasks, removed };
   }
 
-  private async readInWorkers(tasks: SizedTask[]): Promise<ReadResult> {
+  private async readInWorkers(tasks: SizedTask[], done: Progressed): Promise<ReadResult> {
+    let reported = { files: 0, bytes: 0 };
     try {
-      return { ...(await this.o.pool!.read(tasks)), usedWorkers: true };
+      return {
+        ...(await this.o.pool!.read(tasks, (files, bytes) => {
+          reported = { files: reported.files + files, bytes: reported.bytes + bytes };
+          done(files, bytes);
+        })),
+        usedWorkers: true,
+      };
     } catch (err) {
       this.o.logger.warn(`usage: scan workers failed (${err instanceof Error ? err.message : String(err)}); reading in the main thread`);
-      return readInline(tasks, this.o.pricing);
+      done(-reported.files, -reported.bytes); // read again from the start
+      return readInline(tasks, this.o.pricing, done);
     }
   }
 }
 
+export function newProgress(): ScanProgress {
+  return { filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0 };
+}
+
 type ReadResult = PoolResult & { usedWorkers: boolean };
+type Progressed = (files: number, bytes: number) => void;
 
 /** Small reads stay in this thread, yielding between files so requests keep flowing. */
-async function readInline(tasks: readonly SizedTask[], pricing: Pricing): Promise<ReadResult> {
+async function readInline(tasks: readonly SizedTask[], pricing: Pricing, done: Progressed): Promise<ReadResult> {
   const scratch = newScratch();
   const out: ReadResult = { reads: [], missing: [], failed: [], usedWorkers: false };
+  const delayMs = testScanDelayMs();
   for (const task of tasks) {
     const one = readAll([task], pricing, scratch);
     out.reads.push(...one.reads);
     out.missing.push(...one.missing);
     out.failed.push(...one.failed);
-    await yieldToLoop();
+    done(1, task.bytes);
+    if (delayMs > 0) await sleep(delayMs);
+    else await yieldToLoop();
   }
   return out;
 }

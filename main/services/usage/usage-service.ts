@@ -13,7 +13,7 @@ import { ScanPool } from './scan-pool.js';
 import type { SessionEntry } from './sessions.js';
 import type { UsageSummary } from './summary.js';
 import { UsageFetchError, UsageRangeError, UsageUnavailableError } from './usage-errors.js';
-import { UsageLoader, type ScanReport } from './usage-loader.js';
+import { newProgress, UsageLoader, type ScanProgress, type ScanReport } from './usage-loader.js';
 import { UsageStore } from './usage-store.js';
 import { UsageViews, type ViewQuery } from './usage-views.js';
 import { ZoneSetting } from './zone-setting.js';
@@ -35,6 +35,10 @@ export interface CacheStatus {
   cacheAgeHuman: string | null;
   files: number | null;
   malformedLines: number | null;
+  /** A scan is running (the first one, a background refresh, or a refresh). */
+  scanning: boolean;
+  /** Non-null while a scan runs. */
+  progress: ScanProgress | null;
 }
 
 export interface UsageServiceOptions {
@@ -65,6 +69,8 @@ export class UsageService {
   private lastFetch: number | null = null;
   private lastReport: ScanReport | null = null;
   private inflight: Promise<void> | null = null;
+  /** The running scan's progress; null when none runs. */
+  private progress: ScanProgress | null = null;
   private loaded: Promise<void> = Promise.resolve();
   private persisting: Promise<void> = Promise.resolve();
   /** Store version the disk cache holds; a scan that changed nothing is not written again. */
@@ -137,12 +143,18 @@ export class UsageService {
     return { sessions: all.slice(offset, offset + limit), total: all.length, limit, offset };
   }
 
-  /** Drops every cache and waits for a full rescan; a failure is a 500. */
-  async refresh(): Promise<{ timestamp: number }> {
+  /**
+   * Waits for an incremental rescan (decisions §5, revised): new files read whole, appended files
+   * from their last offset, shrunk or rewritten ones again from the start. `full` drops everything
+   * first and waits for a rescan of every file. A failure is a 500.
+   */
+  async refresh(full = false): Promise<{ timestamp: number }> {
     await this.loaded;
     await this.inflight?.catch(() => undefined);
-    this.store.clear();
-    this.lastFetch = null;
+    if (full) {
+      this.store.clear();
+      this.lastFetch = null;
+    }
     try {
       await this.sharedScan();
     } catch (err) {
@@ -153,8 +165,10 @@ export class UsageService {
 
   async status(): Promise<CacheStatus> {
     await this.loaded;
+    const progress = this.progress;
+    const scan = { scanning: progress !== null, progress: progress === null ? null : { ...progress } };
     if (this.lastFetch === null) {
-      return { cached: false, lastFetch: null, lastFetchHuman: null, cacheAge: null, cacheAgeHuman: null, files: null, malformedLines: null };
+      return { cached: false, lastFetch: null, lastFetchHuman: null, cacheAge: null, cacheAgeHuman: null, files: null, malformedLines: null, ...scan };
     }
     const age = Math.max(0, this.ctx.clock.now() - this.lastFetch);
     return {
@@ -165,6 +179,7 @@ export class UsageService {
       cacheAgeHuman: humanAge(age),
       files: this.store.files.size,
       malformedLines: this.store.malformedLines(),
+      ...scan,
     };
   }
 
@@ -216,6 +231,7 @@ export class UsageService {
   private sharedScan(): Promise<void> {
     this.inflight ??= this.scan().finally(() => {
       this.inflight = null;
+      this.progress = null;
     });
     return this.inflight;
   }
@@ -289,8 +305,9 @@ export class UsageService {
 
   private async scan(): Promise<void> {
     // Starts on the next turn: a stale read that triggered this answers first.
+    const progress = (this.progress = newProgress());
     await yieldToLoop();
-    this.lastReport = await this.loader.scan();
+    this.lastReport = await this.loader.scan(progress);
     // Once per start, after a scan that changed nothing: the index a disk-cache start skipped,
     // built in steps so that reads answered meanwhile are not held up.
     await this.store.warmIndex(() => yieldToLoop());

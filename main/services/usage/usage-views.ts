@@ -1,4 +1,4 @@
-import { detectAnomalies, THRESHOLDS, type Anomaly } from './anomalies.js';
+import { baselineOf, detectAnomalies, THRESHOLDS, type Anomaly, type Baseline } from './anomalies.js';
 import { DailyByFile } from './daily-by-file.js';
 import { monthlyEntries, type DailyEntry, type MonthlyEntry } from './daily.js';
 import { hourlyEntries, type HourlyEntry } from './hourly.js';
@@ -28,7 +28,13 @@ interface View {
   monthly?: MonthlyEntry[];
   models?: { models: ModelEntry[]; totalCost: number };
   sessions?: SessionEntry[];
-  anomalies?: Anomaly[];
+  insights?: Insights;
+}
+
+export interface Insights {
+  anomalies: Anomaly[];
+  thresholds: typeof THRESHOLDS;
+  baseline: Baseline;
 }
 
 const MAX_VIEWS = 64;
@@ -75,9 +81,9 @@ export class UsageViews {
     return (v.sessions ??= sessionEntries(this.slice(v, q)));
   }
 
-  insights(q: ViewQuery): { anomalies: Anomaly[]; thresholds: typeof THRESHOLDS } {
+  insights(q: ViewQuery): Insights {
     const v = this.view(q);
-    return { anomalies: (v.anomalies ??= detectAnomalies(this.daily(q))), thresholds: THRESHOLDS };
+    return (v.insights ??= { anomalies: detectAnomalies(this.daily(q)), thresholds: THRESHOLDS, baseline: baselineOf(this.daily(q)) });
   }
 
   /**

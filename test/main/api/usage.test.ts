@@ -36,7 +36,7 @@ describe('GET /api/usage/* answers', () => {
   it('status is all null before anything is cached', async () => {
     expect(await get('/api/usage/status')).toEqual({
       status: 200,
-      body: { cached: false, lastFetch: null, lastFetchHuman: null, cacheAge: null, cacheAgeHuman: null, files: null, malformedLines: null },
+      body: { cached: false, lastFetch: null, lastFetchHuman: null, cacheAge: null, cacheAgeHuman: null, files: null, malformedLines: null, scanning: false, progress: null },
     });
   });
 
@@ -104,7 +104,11 @@ describe('GET /api/usage/* answers', () => {
   it('insights', async () => {
     expect(await get('/api/usage/insights')).toEqual({
       status: 200,
-      body: { anomalies: [], thresholds: { highInput: 10_000_000, highIoRatio: 100, costSpikeMultiplier: 2, highCacheRead: 1_000_000_000 } },
+      body: {
+        anomalies: [],
+        thresholds: { highInput: 10_000_000, highIoRatio: 100, costSpikeMultiplier: 2, highCacheRead: 1_000_000_000 },
+        baseline: { averageDailyCost: expect.any(Number), days: 2, since: '2026-01-08', until: '2026-01-09' },
+      },
     });
   });
 

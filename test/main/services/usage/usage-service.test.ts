@@ -75,17 +75,34 @@ describe('cache states (spec section 3)', () => {
     expect(await inputOf()).toBe(105);
   });
 
-  it('refresh drops the caches and waits for a full rescan', async () => {
+  it('refresh(full) drops the caches and waits for a full rescan', async () => {
     h = await usageHarness();
     const file = await h.append('p/s.jsonl', [line('a', 100)]);
     await inputOf();
     // same size and mtime, other content: only a full rescan can see it
     const stat = await fs.stat(file);
-    await fs.writeFile(file, `${line('z', 900)}\n`);
-    await fs.utimes(file, stat.atime, stat.mtime);
+    await fs.writeFile(file, `${line('z', 900)}\n`.padEnd(stat.size, ' ').slice(0, stat.size));
+    await fs.utimes(file, stat.atimeMs / 1000, stat.mtimeMs / 1000);
     h.clock.advance(1000);
     expect(await h.service.refresh()).toEqual({ timestamp: h.clock.now() });
+    if ((await fs.stat(file)).mtimeMs === stat.mtimeMs) expect(await inputOf()).toBe(100); // the incremental refresh trusts size, mtime and inode
+    expect(await h.service.refresh(true)).toEqual({ timestamp: h.clock.now() });
     expect(await inputOf()).toBe(900);
+  });
+
+  it('refresh reads an append from its offset, a new file whole and a shrunk file again, within the fresh minute', async () => {
+    h = await usageHarness();
+    const file = await h.append('p/s.jsonl', [line('a', 100)]);
+    await inputOf();
+    await h.append('p/s.jsonl', [line('b', 5)]);
+    await h.append('p/t.jsonl', [line('c', 7)]);
+    await h.service.refresh();
+    expect(await inputOf()).toBe(112);
+    expect(h.service.lastScan()).toMatchObject({ filesRead: 2 });
+    expect(h.service.lastScan()!.bytesRead).toBeLessThan((await fs.stat(file)).size + 1000);
+    await fs.writeFile(file, `${line('d', 1)}\n`);
+    await h.service.refresh();
+    expect(await inputOf()).toBe(8);
   });
 });
 
@@ -100,6 +117,8 @@ describe('status', () => {
       cacheAgeHuman: null,
       files: null,
       malformedLines: null,
+      scanning: false,
+      progress: null,
     });
     await h.append('p/s.jsonl', [line('a', 1), 'garbage']);
     await inputOf();
@@ -113,7 +132,30 @@ describe('status', () => {
       cacheAgeHuman: '1 minute',
       files: 1,
       malformedLines: 1,
+      scanning: false,
+      progress: null,
     });
+  });
+
+  it('reports a running scan with files and bytes done of the total', async () => {
+    h = await usageHarness();
+    await h.append('p/a.jsonl', [line('a', 1)]);
+    await h.append('p/b.jsonl', [line('b', 2)]);
+    const total = (await fs.stat(path.join(h.agentDir, 'projects/p/a.jsonl'))).size + (await fs.stat(path.join(h.agentDir, 'projects/p/b.jsonl'))).size;
+    const seen: unknown[] = [];
+    const onRefreshed = h.service.summary(UTC);
+    // Polled on every turn of the loop until the scan ends: the in-thread reader yields per file.
+    for (;;) {
+      const s = await h.service.status();
+      if (!s.scanning) break;
+      seen.push(s.progress);
+      await new Promise((r) => setImmediate(r));
+    }
+    await onRefreshed;
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.at(-1)).toEqual({ filesDone: 2, filesTotal: 2, bytesDone: total, bytesTotal: total });
+    expect(seen).toContainEqual({ filesDone: 1, filesTotal: 2, bytesDone: expect.any(Number), bytesTotal: total });
+    expect((await h.service.status()).progress).toBeNull();
   });
 });
 
