@@ -197,17 +197,6 @@ export interface RequestFilters {
   limit?: number;
 }
 
-/** What issue 20 adds to /api/usage/status and /api/usage/insights (optional until merged). */
-export interface ScanProgress {
-  filesDone: number;
-  filesTotal: number;
-  bytesDone: number;
-  bytesTotal: number;
-}
-export type UsageScanStatus = CacheStatus & { scanning?: boolean; progress?: ScanProgress | null };
-export interface InsightsBaseline {
-  averageDailyCost: number;
-  days: number;
-  since: string;
-  until: string;
-}
+/** Issue 20's scan progress and anomaly baseline, as the usage status and insights give them. */
+export type ScanProgress = NonNullable<CacheStatus['progress']>;
+export type InsightsBaseline = Insights['baseline'];

@@ -130,7 +130,7 @@ export const api = {
   usageSessions: (q: UsageQuery & { limit: number; offset: number }) =>
     json<T.SessionsPage>('GET', '/api/usage/sessions', undefined, { ...q }),
   usageRefresh: () => json<T.RefreshResult>('POST', '/api/usage/refresh'),
-  usageStatus: () => json<T.UsageScanStatus>('GET', '/api/usage/status'),
+  usageStatus: () => json<T.CacheStatus>('GET', '/api/usage/status'),
 
   bridgeStatus: () => json<T.BridgeStatus>('GET', '/api/bridge/status'),
   bridgeAutoDetect: () => json<T.BridgeSignedIn>('POST', '/api/bridge/auth/auto-detect'),

@@ -1,4 +1,4 @@
-import type { QuotaEntry } from '../api-types.js';
+import type { Quota, QuotaEntry } from '../api-types.js';
 
 /** Auth file prefix → quota provider (decisions §4). */
 const TYPE_TO_PROVIDER: Record<string, string> = {
@@ -37,4 +37,30 @@ export function worstWindow<Q extends Pick<QuotaEntry, 'used' | 'limit'>>(quotas
   let worst: Q | null = null;
   for (const q of quotas) if (!worst || usedShare(q) > usedShare(worst)) worst = q;
   return worst;
+}
+
+export interface AccountQuota {
+  account: QuotaAccount;
+  quota?: Quota;
+  error?: unknown;
+}
+
+export interface ProviderQuota {
+  provider: string;
+  accounts: AccountQuota[];
+  worst: { window: QuotaEntry; accountId: string } | null;
+}
+
+/** Each provider's worst window across its accounts; failures stay with their provider. */
+export function groupByProvider(results: AccountQuota[]): ProviderQuota[] {
+  const byProvider = new Map<string, AccountQuota[]>();
+  for (const r of results) byProvider.set(r.account.provider, [...(byProvider.get(r.account.provider) ?? []), r]);
+  return [...byProvider].map(([provider, accounts]) => {
+    let worst: ProviderQuota['worst'] = null;
+    for (const a of accounts) {
+      const w = a.quota ? worstWindow(a.quota.quotas) : null;
+      if (w && (!worst || usedShare(w) > usedShare(worst.window))) worst = { window: w, accountId: a.account.accountId };
+    }
+    return { provider, accounts, worst };
+  });
 }

@@ -1,39 +1,12 @@
 import { useMemo } from 'preact/hooks';
 import { api } from '../../api.js';
-import type { Quota, QuotaEntry } from '../../api-types.js';
 import { Empty, ErrorNotice, Loading } from '../../components/notice.js';
 import { StatusBadge } from '../../components/status-badge.js';
 import { errorText, formatDuration, formatTime } from '../../lib/format.js';
 import { useNow } from '../../lib/live.js';
-import { accountsFrom, usedShare, worstWindow, type QuotaAccount } from '../../lib/quota-accounts.js';
+import { accountsFrom, groupByProvider, usedShare, type AccountQuota, type ProviderQuota } from '../../lib/quota-accounts.js';
 import { href } from '../../lib/router.js';
 import { useResource } from '../../lib/use-resource.js';
-
-interface AccountQuota {
-  account: QuotaAccount;
-  quota?: Quota;
-  error?: unknown;
-}
-
-interface ProviderQuota {
-  provider: string;
-  accounts: AccountQuota[];
-  worst: { window: QuotaEntry; accountId: string } | null;
-}
-
-/** Each provider's worst window across its accounts; failures stay with their provider. */
-export function groupByProvider(results: AccountQuota[]): ProviderQuota[] {
-  const byProvider = new Map<string, AccountQuota[]>();
-  for (const r of results) byProvider.set(r.account.provider, [...(byProvider.get(r.account.provider) ?? []), r]);
-  return [...byProvider].map(([provider, accounts]) => {
-    let worst: ProviderQuota['worst'] = null;
-    for (const a of accounts) {
-      const w = a.quota ? worstWindow(a.quota.quotas) : null;
-      if (w && (!worst || usedShare(w) > usedShare(worst.window))) worst = { window: w, accountId: a.account.accountId };
-    }
-    return { provider, accounts, worst };
-  });
-}
 
 /** All accounts' quotas asked at once with the page; one account's failure does not hide the rest. */
 async function loadQuotas(): Promise<AccountQuota[]> {

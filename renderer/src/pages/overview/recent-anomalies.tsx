@@ -1,5 +1,5 @@
 import { api } from '../../api.js';
-import type { Insights, InsightsBaseline, ScanProgress } from '../../api-types.js';
+import type { Insights, ScanProgress } from '../../api-types.js';
 import { ErrorNotice, Loading } from '../../components/notice.js';
 import { useLiveReload } from '../../lib/live.js';
 import { href } from '../../lib/router.js';
@@ -13,7 +13,7 @@ export function RecentAnomalies(props: { scanning: boolean; progress: ScanProgre
   const zone = useUsageZone();
   const insights = useResource(() => (zone ? api.usageInsights({ tz: zone }) : pending<Insights>()), [zone]);
   useLiveReload(['anomaly', 'usage-refreshed'], () => void insights.reload(), 0);
-  const d = insights.data as (Insights & { baseline?: InsightsBaseline }) | undefined;
+  const d = insights.data;
   return (
     <section class="panel" aria-labelledby="ov-anomalies">
       <header class="panel-head">

@@ -1,6 +1,6 @@
 import { useMemo } from 'preact/hooks';
 import { api } from '../../api.js';
-import type { DailyEntry, ScanProgress, UsageSummary } from '../../api-types.js';
+import type { ScanProgress, UsageSummary } from '../../api-types.js';
 import { ErrorNotice, Loading } from '../../components/notice.js';
 import { compactDay, formatCompact, formatCost, isoDay, systemTimeZone } from '../../lib/format.js';
 import { useLiveReload } from '../../lib/live.js';
@@ -9,18 +9,8 @@ import { pending, useResource, type Resource } from '../../lib/use-resource.js';
 import { presetRange } from '../usage/usage-filters.js';
 import { useUsageZone } from '../usage/use-usage-zone.js';
 import { ScanNote } from './scan-note.js';
-import { Sparkline, type SparkPoint } from './sparkline.js';
-
-/** Every day of the range, idle days as zero, so the line's x axis is time. */
-export function fillDays(daily: Array<Pick<DailyEntry, 'date' | 'cost'>>, from: string, to: string): SparkPoint[] {
-  const byDay = new Map(daily.map((d) => [d.date, d.cost]));
-  const out: SparkPoint[] = [];
-  for (let d = new Date(`${from}T12:00:00Z`); d.toISOString().slice(0, 10) <= to; d.setUTCDate(d.getUTCDate() + 1)) {
-    const day = d.toISOString().slice(0, 10);
-    out.push({ day, cost: byDay.get(day) ?? 0 });
-  }
-  return out;
-}
+import { Sparkline } from './sparkline.js';
+import { fillDays } from './spend-days.js';
 
 /** Today, the last 7 days and this month, a 30-day line and the week's top model. */
 export function SpendCards(props: { scanning: boolean; progress: ScanProgress | null }) {

@@ -21,10 +21,11 @@ function show(type: string, n: number): string {
  */
 export function BaselineNote(props: { baseline: InsightsBaseline | null | undefined }) {
   const b = props.baseline;
-  if (!b) return null;
+  if (!b || b.days === 0) return null;
   return (
     <p class="muted baseline-note" data-testid="anomaly-baseline">
-      Judged against an average of {formatCost(b.averageDailyCost)} a day over {b.days} {b.days === 1 ? 'day' : 'days'} ({b.since} → {b.until}).
+      Judged against {formatCost(b.averageDailyCost)} a day: the average of the {b.days} {b.days === 1 ? 'day' : 'days'} with usage
+      {b.since ? ` from ${b.since} to ${b.until}` : ''}.
     </p>
   );
 }

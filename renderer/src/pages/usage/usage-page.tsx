@@ -6,7 +6,7 @@ import { compactDay, systemTimeZone } from '../../lib/format.js';
 import { useLiveReload } from '../../lib/live.js';
 import { useAction } from '../../lib/use-action.js';
 import { pending, useResource } from '../../lib/use-resource.js';
-import type { HourlyEntry, InsightsBaseline } from '../../api-types.js';
+import type { HourlyEntry } from '../../api-types.js';
 import { AnomalyList } from './anomaly-list.js';
 import { SessionsTable } from './sessions-table.js';
 import { UsageCards } from './usage-cards.js';
@@ -96,7 +96,7 @@ export function UsagePage() {
             </span>
           ) : null}
         </header>
-        <Block res={insights} render={(d) => <AnomalyList anomalies={d.anomalies} baseline={(d as { baseline?: InsightsBaseline }).baseline} />} />
+        <Block res={insights} render={(d) => <AnomalyList anomalies={d.anomalies} baseline={d.baseline} />} />
       </section>
       {zoneKnown ? <SessionsTable query={query} version={version} /> : null}
     </>
