@@ -1,9 +1,6 @@
 import { formatCost } from '../../lib/format.js';
+import type { SparkPoint } from './spend-days.js';
 
-export interface SparkPoint {
-  day: string;
-  cost: number;
-}
 
 /**
  * A 30-day cost line drawn in SVG (no chart library for a card). Its twin table is kept in the

@@ -1,5 +1,9 @@
 import type { DailyEntry } from '../../api-types.js';
-import type { SparkPoint } from './sparkline.js';
+
+export interface SparkPoint {
+  day: string;
+  cost: number;
+}
 
 /** Every day of the range, idle days as zero, so the line's x axis is time. */
 export function fillDays(daily: Array<Pick<DailyEntry, 'date' | 'cost'>>, from: string, to: string): SparkPoint[] {
