@@ -52,6 +52,7 @@ export const E = {
   accountNotFound: 'Account not found',
   tooManyQuotaRequests: 'Too many quota requests',
   quotaFetchFailed: 'Quota fetch failed',
+  invalidRequestLogFilter: 'Invalid request log filter',
   // usage (spec 7, decisions §5)
   usageFetchFailed: 'Failed to fetch usage data',
   cacheUnavailable: 'Cache unavailable',

@@ -14,6 +14,7 @@ import { createAppConfigRouter } from './app-config.js';
 import { createBridgeRouter } from './bridge.js';
 import { createUsageRouter } from './usage.js';
 import { createProxyRouter } from './proxy.js';
+import { createTrafficRouter } from './traffic.js';
 
 export interface RouterDeps {
   services: Services;
@@ -27,4 +28,4 @@ export interface RouterDeps {
  * One router per area, mounted in this order. Literal routes that could be shadowed by a
  * parameter route of another area come first (the token routes before `/api/settings/:profile`).
  */
-export const areaRouters: Array<(deps: RouterDeps) => Router> = [createMetaRouter, (deps) => createEventsRouter(deps), createTokensRouter, createSettingsRouter, createPresetsRouter, createSharedRouter, createAgentToolRouter, createAppConfigRouter, createBridgeRouter, createUsageRouter, createProxyRouter];
+export const areaRouters: Array<(deps: RouterDeps) => Router> = [createMetaRouter, (deps) => createEventsRouter(deps), createTokensRouter, createSettingsRouter, createPresetsRouter, createSharedRouter, createAgentToolRouter, createAppConfigRouter, createBridgeRouter, createUsageRouter, createProxyRouter, createTrafficRouter];

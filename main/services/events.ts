@@ -1,9 +1,12 @@
 import { EventEmitter } from 'node:events';
+import type { RequestLogEntry } from '../engines/proxy-engine/traffic/request-entry.js';
 
 /** What the app tells its windows, tray and `/api/events` listeners (decisions §7). */
 export interface AppEventMap {
   'proxy-state': { state: string; running: boolean; port?: number; pid?: number; message?: string };
   'bridge-state': { state: string; running: boolean; port?: number; pid?: number; message?: string };
+  /** One finished proxy request (the request log's entry, priced). */
+  'proxy-request': RequestLogEntry & { costUSD: number | null };
   'usage-refreshed': { timestamp: number };
   anomaly: { type: string; date: string; message: string };
   'config-changed': { section: string };

@@ -1,18 +1,16 @@
 import type http from 'node:http';
-import { clientFormatFor, sendClientError } from './client-errors.js';
 import type { EngineContext } from './context.js';
 import { presentedKey, secretEquals } from './secrets.js';
 
 /**
- * API-key check for client routes (`/v1/*`, `/api/provider/*`): Bearer or `x-api-key`.
- * Answers 401 in the client's own error format and returns false when the key is missing or
- * wrong. With no key configured the proxy is open, like CLIProxyAPI with empty `api-keys`.
+ * API-key check for client routes (`/v1/*`, `/api/provider/*`): Bearer or `x-api-key`. Returns
+ * why the request is refused (the server answers 401 in the client's format), or null when it
+ * may pass. With no key configured the proxy is open, like CLIProxyAPI with empty `api-keys`.
  */
-export function authorizeClient(req: http.IncomingMessage, res: http.ServerResponse, ctx: EngineContext, pathname: string): boolean {
+export function clientAuthFailure(req: http.IncomingMessage, ctx: EngineContext): string | null {
   const expected = ctx.config.auth.api_key;
-  if (!expected) return true;
+  if (!expected) return null;
   const given = presentedKey(req, 'x-api-key');
-  if (given && secretEquals(given, expected)) return true;
-  sendClientError(res, clientFormatFor(pathname), 401, given ? 'Invalid API key' : 'Missing API key');
-  return false;
+  if (given && secretEquals(given, expected)) return null;
+  return given ? 'Invalid API key' : 'Missing API key';
 }

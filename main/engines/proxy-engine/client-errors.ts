@@ -1,36 +1,31 @@
 import type http from 'node:http';
+import { anthropicErrorType, openAIErrorTypeAndCode } from '../translate/index.js';
 
 /** The wire format a client speaks, judged from the route it called. */
 export type ClientFormat = 'anthropic' | 'openai';
 
+/** By route alone: Messages routes are Anthropic, everything else OpenAI. */
 export function clientFormatFor(pathname: string): ClientFormat {
   return /\/messages(\/|$)/.test(pathname) ? 'anthropic' : 'openai';
 }
 
-const anthropicTypes: Record<number, string> = {
-  400: 'invalid_request_error',
-  401: 'authentication_error',
-  403: 'permission_error',
-  404: 'not_found_error',
-  413: 'request_too_large',
-  429: 'rate_limit_error',
-  529: 'overloaded_error',
-};
+/**
+ * By route, then by client: the Anthropic SDKs send `anthropic-version` on every call, so their
+ * `GET /v1/models/{id}` (a route both formats share) and their refusals get Anthropic shapes.
+ */
+export function clientFormatOf(req: http.IncomingMessage, pathname: string): ClientFormat {
+  if (clientFormatFor(pathname) === 'anthropic') return 'anthropic';
+  return req.headers['anthropic-version'] !== undefined ? 'anthropic' : 'openai';
+}
 
-const openaiTypes: Record<number, [type: string, code: string]> = {
-  401: ['authentication_error', 'invalid_api_key'],
-  403: ['permission_error', 'insufficient_quota'],
-  404: ['invalid_request_error', 'model_not_found'],
-  429: ['rate_limit_error', 'rate_limit_exceeded'],
-};
-
-/** An error body in the client's own format (Anthropic `{type:"error",...}` or OpenAI `{error:{...}}`). */
+/**
+ * An error body in the client's own format (Anthropic `{type:"error",...}` or OpenAI
+ * `{error:{...}}`), with the translator's type tables, so one status has one type on every path
+ * (a stalled upstream is `timeout_error` / `server_error` wherever it stalled).
+ */
 export function clientErrorBody(format: ClientFormat, status: number, message: string): Record<string, unknown> {
-  if (format === 'anthropic') {
-    const type = anthropicTypes[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
-    return { type: 'error', error: { type, message } };
-  }
-  const [type, code] = openaiTypes[status] ?? (status >= 500 ? ['server_error', 'internal_server_error'] : ['invalid_request_error', null]);
+  if (format === 'anthropic') return { type: 'error', error: { type: anthropicErrorType(status), message } };
+  const { type, code } = openAIErrorTypeAndCode(status);
   return { error: { message, type, code } };
 }
 

@@ -49,8 +49,11 @@ export const routingSchema = z.looseObject({
   connect_timeout_seconds: z.number().positive().default(10),
   /** Until response headers (and, for streams, the first chunk) arrive; also the idle limit between chunks. */
   first_byte_timeout_seconds: z.number().positive().default(300),
-  /** error-*.log files kept in logs/ (newest first). */
-  error_logs_max_files: z.number().int().min(1).default(10),
+  /**
+   * error-*.log files kept in logs/ (newest first). Unset = the app's `proxy.error_log_keep`
+   * (default 100); either way capped at 50 MiB in all.
+   */
+  error_logs_max_files: z.number().int().min(1).optional(),
 });
 
 export const proxyConfigSchema = z.looseObject({

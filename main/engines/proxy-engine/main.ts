@@ -5,6 +5,7 @@ import { loadProxyConfig, ProxyConfigError } from './config.js';
 import type { EngineContext } from './context.js';
 import { createEngineServer } from './server.js';
 import { SessionTracker } from './sessions.js';
+import { trafficState } from './traffic/state.js';
 
 /**
  * The built-in proxy engine as its own process:
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
     logsDir: path.join(baseDir, 'logs'),
     authDir: path.join(path.dirname(configPath), 'auth'),
     sessions: new SessionTracker(),
+    errorLogKeep: positiveInt(process.env.SWITCHBOARD_ERROR_LOG_KEEP),
     logger: createLogger((process.env.SWITCHBOARD_ENGINE_LOG_LEVEL as LogLevel | undefined) ?? 'info'),
     version: appVersion(),
     startedAt: Date.now(),
@@ -51,7 +53,10 @@ async function main(): Promise<void> {
     process.stdout.write(`${PREFIX}: ${signal}, shutting down\n`);
     // In-flight streams get a moment to finish; the supervisor SIGKILLs after its grace anyway.
     setTimeout(() => process.exit(0), 3_000).unref();
-    server.close(() => process.exit(0));
+    const requestLog = trafficState(ctx).requestLog;
+    requestLog.close();
+    // The last request-log lines reach the disk before the process goes.
+    server.close(() => void requestLog.drained().then(() => process.exit(0)));
     server.closeIdleConnections();
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
@@ -63,6 +68,11 @@ function argValue(name: string): string | undefined {
   const i = args.indexOf(name);
   if (i >= 0) return args[i + 1];
   return args.find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1);
+}
+
+function positiveInt(text: string | undefined): number | undefined {
+  const n = Number(text);
+  return Number.isSafeInteger(n) && n > 0 ? n : undefined;
 }
 
 function fail(code: number, message: string): never {

@@ -1,6 +1,7 @@
 import type http from 'node:http';
 import { sendJson } from './client-errors.js';
 import type { EngineContext } from './context.js';
+import { handleRequestLogRoute } from './request-log-routes.js';
 import { presentedKey, secretEquals } from './secrets.js';
 
 export const MANAGEMENT_PREFIX = '/v0/management/';
@@ -22,6 +23,7 @@ export function handleManagement(req: http.IncomingMessage, res: http.ServerResp
   if (pathname === SESSIONS_ROUTE && req.method === 'GET') {
     return sendJson(res, 200, { sessionCount: ctx.sessions.count(ctx.now()), pid: process.pid, startedAt: ctx.startedAt, version: ctx.version }, headers);
   }
+  if (handleRequestLogRoute(req, res, ctx, pathname, headers)) return;
   sendJson(res, 404, { error: 'Not found' }, headers);
 }
 

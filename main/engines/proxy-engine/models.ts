@@ -1,4 +1,6 @@
+import type { ClientFormat } from './client-errors.js';
 import type { EngineContext } from './context.js';
+import { resolveUpstreams } from './traffic/select.js';
 
 export interface ModelEntry {
   id: string;
@@ -8,15 +10,16 @@ export interface ModelEntry {
 }
 
 /**
- * `/v1/models` in the OpenAI list shape: every model of every upstream, `owned_by` = the
- * upstream's name. `created` (seconds) is always filled, as the spec's model entry requires:
- * the engine's start time, since upstream lists in the config carry no dates.
+ * `/v1/models` in the OpenAI list shape: every model of every upstream (or of the pinned one),
+ * `owned_by` = the upstream's name. `created` (seconds) is always filled, as the spec's model
+ * entry requires: the engine's start time, since upstream lists in the config carry no dates.
  */
-export function listModels(ctx: EngineContext): { object: 'list'; data: ModelEntry[] } {
+export function listModels(ctx: EngineContext, pinned?: string): { object: 'list'; data: ModelEntry[] } {
   const created = Math.floor(ctx.startedAt / 1000);
   const seen = new Set<string>();
   const data: ModelEntry[] = [];
   for (const upstream of ctx.config.upstreams) {
+    if (pinned !== undefined && upstream.name !== pinned) continue;
     for (const id of upstream.models) {
       const key = `${upstream.name}\0${id}`;
       if (seen.has(key)) continue;
@@ -25,4 +28,19 @@ export function listModels(ctx: EngineContext): { object: 'list'; data: ModelEnt
     }
   }
   return { object: 'list', data };
+}
+
+/**
+ * `GET /v1/models/{id}` (`models.retrieve()` of both SDKs): a model any upstream lists, or a
+ * `model_aliases` name that routes to one, in the client's shape. Undefined = unknown (404).
+ */
+export function findModel(ctx: EngineContext, id: string, format: ClientFormat, pinned?: string): Record<string, unknown> | undefined {
+  const resolved = resolveUpstreams(ctx.config, id, undefined);
+  if (!resolved.ok) return undefined;
+  const upstream = pinned === undefined ? resolved.upstreams[0]! : resolved.upstreams.find((u) => u.name === pinned);
+  if (!upstream) return undefined;
+  if (format === 'anthropic') {
+    return { type: 'model', id, display_name: id, created_at: new Date(Math.floor(ctx.startedAt / 1000) * 1000).toISOString() };
+  }
+  return { id, object: 'model', created: Math.floor(ctx.startedAt / 1000), owned_by: upstream.name };
 }

@@ -1,10 +1,13 @@
 import http from 'node:http';
-import { authorizeClient } from './client-auth.js';
-import { clientFormatFor, sendClientError, sendJson } from './client-errors.js';
+import { clientAuthFailure } from './client-auth.js';
+import { clientErrorBody, clientFormatOf, sendClientError, sendJson } from './client-errors.js';
 import type { EngineContext } from './context.js';
 import { handleManagement, MANAGEMENT_PREFIX } from './management.js';
-import { listModels } from './models.js';
+import { findModel, listModels } from './models.js';
+import { RequestRecord } from './traffic/error-log.js';
+import { finishRequest } from './traffic/finish-request.js';
 import { handleTraffic } from './traffic/index.js';
+import { matchTrafficRoute, type TrafficRoute } from './traffic/routes.js';
 
 /** The health answer of `GET /`: what the supervisor polls for readiness. */
 export const HEALTH_MESSAGE = 'Switchboard proxy engine';
@@ -16,8 +19,9 @@ export const HEALTH_MESSAGE = 'Switchboard proxy engine';
 export function createEngineServer(ctx: EngineContext): http.Server {
   const server = http.createServer((req, res) => {
     dispatch(req, res, ctx).catch((err: unknown) => {
-      ctx.logger.error(`${req.method} ${pathOf(req)} failed: ${err instanceof Error ? err.message : String(err)}`);
-      if (!res.headersSent) sendClientError(res, clientFormatFor(pathOf(req)), 500, 'Internal proxy error');
+      const pathname = pathOf(req);
+      ctx.logger.error(`${req.method} ${pathname} failed: ${err instanceof Error ? err.message : String(err)}`);
+      if (!res.headersSent) sendClientError(res, clientFormatOf(req, pathname), 500, 'Internal proxy error');
       else res.destroy();
     });
   });
@@ -32,12 +36,51 @@ async function dispatch(req: http.IncomingMessage, res: http.ServerResponse, ctx
   }
   if (pathname.startsWith(MANAGEMENT_PREFIX)) return handleManagement(req, res, ctx, pathname);
   const isClientRoute = pathname.startsWith('/v1/') || pathname.startsWith('/api/provider/');
-  if (!isClientRoute) return sendJson(res, 404, { error: 'Not found' });
-  if (!authorizeClient(req, res, ctx, pathname)) return;
-  if (pathname === '/v1/models' && req.method === 'GET') return sendJson(res, 200, listModels(ctx));
-  if ((req.method === 'POST' || pathname.startsWith('/api/provider/')) && (await handleTraffic(req, res, ctx))) return;
+  // Not an API path at all (a browser's favicon, a scanner): a plain 404, logged like the others.
+  if (!isClientRoute) return refuse(req, res, ctx, pathname, 404, `Unknown route: ${req.method} ${pathname}`, { error: 'Not found' });
+  const authFailure = clientAuthFailure(req, ctx);
+  if (authFailure) return refuse(req, res, ctx, pathname, 401, authFailure);
+  const route = matchTrafficRoute(req.method, pathname);
+  if (!route) return refuse(req, res, ctx, pathname, 404, `Unknown route: ${req.method} ${pathname}`);
+  const { endpoint } = route;
+  if (endpoint === 'models' || endpoint === 'model') return answerModels(req, res, ctx, pathname, route);
+  return handleTraffic(req, res, ctx, endpoint, route.pinned);
+}
+
+/**
+ * A request refused before any routing (unknown route, bad API key): answered in the client's
+ * error format, with an error log and a request-log entry like every other failure. Its body is
+ * neither read nor logged: it comes from a client that did not prove who it is.
+ */
+function refuse(req: http.IncomingMessage, res: http.ServerResponse, ctx: EngineContext, pathname: string, status: number, message: string, plain?: object): void {
   req.resume();
-  sendClientError(res, clientFormatFor(pathname), 404, `Unknown route: ${req.method} ${pathname}`);
+  const format = clientFormatOf(req, pathname);
+  const record = new RequestRecord(req, ctx.now(), format);
+  const body = plain ?? clientErrorBody(format, status, message);
+  record.finish(status, JSON.stringify(body));
+  record.error = message;
+  sendJson(res, status, body);
+  finishRequest(ctx, record, pathname, false);
+}
+
+/** `GET /v1/models[/{id}]`, also pinned to one upstream under `/api/provider/<name>/`. */
+function answerModels(req: http.IncomingMessage, res: http.ServerResponse, ctx: EngineContext, pathname: string, route: TrafficRoute): void {
+  req.resume();
+  const format = clientFormatOf(req, pathname);
+  const { pinned, modelId } = route;
+  if (pinned !== undefined && !ctx.config.upstreams.some((u) => u.name === pinned)) {
+    return refuse(req, res, ctx, pathname, 404, `Unknown provider "${pinned}": no upstream of that name in proxy/config.yaml`);
+  }
+  let body: unknown = listModels(ctx, pinned);
+  if (modelId !== undefined) {
+    body = findModel(ctx, modelId, format, pinned);
+    if (!body) return refuse(req, res, ctx, pathname, 404, `Unknown model "${modelId}": no upstream in proxy/config.yaml lists it`);
+  }
+  const record = new RequestRecord(req, ctx.now(), format);
+  record.modelRequested = modelId ?? null;
+  record.finish(200, '<model list>');
+  sendJson(res, 200, body);
+  finishRequest(ctx, record, pathname, false);
 }
 
 /** The path without the query string. */

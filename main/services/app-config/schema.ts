@@ -35,6 +35,8 @@ export const proxySectionSchema = z.looseObject({
   update_feed_url: z.url().default(CLIPROXY_PLUS_FEED_URL),
   keep_running_on_quit: z.boolean().default(false),
   auto_start: z.boolean().default(false),
+  /** error-*.log files the proxy keeps (also capped at 50 MiB in all); decisions §4 said 10. */
+  error_log_keep: z.number().int().min(1).max(10_000).default(100),
   quota_endpoints: quotaEndpointsSchema.prefault({}),
   auth: proxyAuthSchema.prefault({}),
 });

@@ -30,7 +30,7 @@ export async function proxyLaunchSpec(paths: Paths, config: ProxyConfig, section
   await fs.mkdir(paths.proxyAuthDir, { recursive: true, mode: 0o700 });
   const common = { cwd: paths.proxyDir, detached: section.keep_running_on_quit, outputFile: paths.proxyOutput };
   if (engineKind(section) === 'binary') {
-    await writeFileAtomic(paths.proxyBinaryConfig, toBinaryConfig(config, { authDir: paths.proxyAuthDir }), { mode: 0o600 });
+    await writeFileAtomic(paths.proxyBinaryConfig, toBinaryConfig(config, { authDir: paths.proxyAuthDir, errorLogKeep: section.error_log_keep }), { mode: 0o600 });
     return {
       command: expandHome(section.binary_path.trim()),
       args: ['-config', paths.proxyBinaryConfig],
@@ -43,7 +43,7 @@ export async function proxyLaunchSpec(paths: Paths, config: ProxyConfig, section
   return {
     command: entry.command,
     args: [...entry.args, '--config', paths.proxyConfig],
-    env: { ...entry.env, WRITABLE_PATH: paths.proxyDir },
+    env: { ...entry.env, WRITABLE_PATH: paths.proxyDir, SWITCHBOARD_ERROR_LOG_KEEP: String(section.error_log_keep) },
     ...common,
     meta: { engine: 'builtin' },
   };

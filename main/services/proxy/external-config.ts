@@ -17,6 +17,8 @@ const OWN_ROUTING_KEYS = new Set(['cooldown_seconds', 'connect_timeout_seconds',
 
 export interface BinaryDirs {
   authDir: string;
+  /** `proxy.error_log_keep`, used when proxy/config.yaml sets no `routing.error_logs_max_files`. */
+  errorLogKeep?: number;
 }
 
 /**
@@ -31,7 +33,8 @@ export function toBinaryConfig(config: ProxyConfig, dirs: BinaryDirs): string {
   const routing = Object.fromEntries(Object.entries(config.routing ?? {}).filter(([k]) => !OWN_ROUTING_KEYS.has(k)));
   if (Object.keys(routing).length > 0) out.routing = routing;
   else delete out.routing;
-  if (config.routing?.error_logs_max_files !== undefined) out['error-logs-max-files'] ??= config.routing.error_logs_max_files;
+  const keep = config.routing?.error_logs_max_files ?? dirs.errorLogKeep;
+  if (keep !== undefined) out['error-logs-max-files'] ??= keep;
   out.host = config.server.host;
   out.port = config.server.port;
   out['auth-dir'] = dirs.authDir.replace(/\\/g, '/');

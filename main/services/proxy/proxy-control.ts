@@ -115,6 +115,14 @@ export class ProxyControl {
     return { baseUrl: `http://${urlHost(this.view.host)}:${s.port}`, apiKey: this.view.apiKey };
   }
 
+  /** Where the running built-in engine's management routes answer, or null (stopped, external binary, no secret). */
+  managementEndpoint(): { baseUrl: string; secret: string } | null {
+    const s = this.supervisor.status();
+    const { engine, managementSecret, host } = this.view;
+    if (s.state !== 'running' || s.port === undefined || engine !== 'builtin' || !managementSecret) return null;
+    return { baseUrl: `http://${urlHost(host)}:${s.port}`, secret: managementSecret };
+  }
+
   /** Reads proxy/config.yaml and the app's proxy section once per start attempt. */
   private prepare(): Promise<Parameters<typeof proxyLaunchSpec>> {
     this.next ??= (async () => {

@@ -7,6 +7,7 @@ import { ProxyConfigFile } from './proxy-config-file.js';
 import { ProxyControl, type ProxyControlOptions } from './proxy-control.js';
 import { QuotaService } from './quota/quota-service.js';
 import type { QuotaHttp } from './quota/types.js';
+import { TrafficService } from './traffic/traffic-service.js';
 import { UpdateChecker } from './update-check.js';
 
 export interface ProxyServiceOptions extends ProxyControlOptions {
@@ -27,6 +28,8 @@ export class ProxyService {
   readonly authFiles: AuthFiles;
   readonly quota: QuotaService;
   readonly updates: UpdateChecker;
+  /** The request log: listing, stats, live `proxy-request` events. */
+  readonly traffic: TrafficService;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -38,6 +41,7 @@ export class ProxyService {
     this.authFiles = new AuthFiles(ctx.paths.proxyAuthDir);
     this.quota = new QuotaService(ctx, options.quotaHttp);
     this.updates = new UpdateChecker(ctx, options.updateFetchTimeoutMs);
+    this.traffic = new TrafficService(ctx, this.control);
   }
 
   isRunning(): boolean {
@@ -61,6 +65,7 @@ export class ProxyService {
   }
 
   async shutdown(keepRunning: boolean): Promise<void> {
+    this.traffic.dispose();
     await this.control.shutdown(keepRunning);
   }
 }

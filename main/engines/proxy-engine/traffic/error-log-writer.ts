@@ -5,10 +5,15 @@ import { writeFileAtomic } from '../../../infra/atomic-write.js';
 import type { Logger } from '../../../infra/logger.js';
 import { formatErrorLog, type RecordLike } from './error-log.js';
 
+/** Kept error logs by default (`proxy.error_log_keep`), and the total size that caps them. */
+export const DEFAULT_ERROR_LOG_KEEP = 100;
+export const ERROR_LOGS_MAX_BYTES = 50 * 1024 * 1024;
+
 /**
  * Writes `error-<path>-<YYYY-MM-DDTHHMMSS>-<8 hex>.log` into the engine's logs directory and keeps
- * the newest `maxFiles` (CLIProxyAPI's naming and retention, reference §3.3/3.4). Writes run one
- * after another off the request path; a failing disk is logged, never thrown at a client.
+ * the newest `maxFiles` (CLIProxyAPI's naming, reference §3.3/3.4), and no more than `maxBytes`
+ * in all (the newest file is always kept). Writes run one after another off the request path; a
+ * failing disk is logged, never thrown at a client.
  */
 export class ErrorLogWriter {
   private queue: Promise<void> = Promise.resolve();
@@ -20,11 +25,16 @@ export class ErrorLogWriter {
     private readonly dir: string,
     private readonly maxFiles: number,
     private readonly logger: Logger,
+    private readonly maxBytes = ERROR_LOGS_MAX_BYTES,
   ) {}
 
+  /** A fresh file name for a request to `pathname` that started at `startedAt`. */
+  nameFor(pathname: string, startedAt: number): string {
+    return errorLogName(pathname, new Date(startedAt), randomBytes(4).toString('hex'));
+  }
+
   /** Queues one log; the promise settles when it is on disk and old files are pruned. */
-  write(record: RecordLike, pathname: string): Promise<void> {
-    const name = errorLogName(pathname, new Date(record.startedAt), randomBytes(4).toString('hex'));
+  write(record: RecordLike, pathname: string, name = this.nameFor(pathname, record.startedAt)): Promise<void> {
     const text = formatErrorLog(record);
     this.queue = this.queue
       .then(async () => {
@@ -38,12 +48,19 @@ export class ErrorLogWriter {
 
   private async prune(): Promise<void> {
     const names = (await fs.readdir(this.dir)).filter(isErrorLogName);
-    if (names.length <= this.maxFiles) return;
-    const stats = await Promise.all(names.map(async (n) => ({ n, m: (await fs.stat(path.join(this.dir, n)).catch(() => null))?.mtimeMs ?? 0, seq: this.sequence.get(n) ?? 0 })));
+    const stats = await Promise.all(
+      names.map(async (n) => {
+        const stat = await fs.stat(path.join(this.dir, n)).catch(() => null);
+        return { n, m: stat?.mtimeMs ?? 0, size: stat?.size ?? 0, seq: this.sequence.get(n) ?? 0 };
+      }),
+    );
     stats.sort((a, b) => b.m - a.m || b.seq - a.seq || b.n.localeCompare(a.n));
-    for (const old of stats.slice(this.maxFiles)) {
-      await fs.rm(path.join(this.dir, old.n), { force: true });
-      this.sequence.delete(old.n);
+    let total = 0;
+    for (const [i, file] of stats.entries()) {
+      total += file.size;
+      if (i === 0 || (i < this.maxFiles && total <= this.maxBytes)) continue;
+      await fs.rm(path.join(this.dir, file.n), { force: true });
+      this.sequence.delete(file.n);
     }
   }
 }

@@ -1,5 +1,7 @@
 import type http from 'node:http';
+import type { ClientFormat } from '../client-errors.js';
 import { maskedHeaderLines, maskUrl } from './mask.js';
+import type { TokenCounts } from './request-entry.js';
 
 /** Bodies beyond this are cut in the log (a Claude Code request with images can be megabytes). */
 const BODY_LIMIT = 1024 * 1024;
@@ -18,17 +20,31 @@ export interface AttemptRecord {
 }
 
 /**
- * Everything one client request did, kept cheaply (references, no copies) while it runs and
- * formatted only when it failed: final status ≥ 400, or any upstream attempt failed.
+ * Everything one client request did, kept cheaply (references, no copies) while it runs: the
+ * request log's entry is built from it, and the error log is formatted from it only when it
+ * failed (final status ≥ 400, a stream that broke, or any upstream attempt failed).
  */
 export class RequestRecord {
   readonly attempts: AttemptRecord[] = [];
   status = 0;
   responseBody = '';
+  modelRequested: string | null = null;
+  modelSent: string | null = null;
+  upstream: string | null = null;
+  keyIndex: number | null = null;
+  session: string | null = null;
+  /** When the first byte of a stream went to the client. */
+  firstByteAt: number | null = null;
+  tokens: TokenCounts | null = null;
+  /** The failure the client was told about (or the stream's), in words. */
+  error: string | null = null;
+  /** Set when a stream failed after its 200 went out: the status its error frame carried. */
+  streamFailedStatus: number | null = null;
 
   constructor(
     readonly req: http.IncomingMessage,
     readonly startedAt: number,
+    readonly format: ClientFormat,
     public body: Buffer = Buffer.alloc(0),
   ) {}
 
@@ -42,8 +58,14 @@ export class RequestRecord {
     this.responseBody = body;
   }
 
+  /** A stream that broke after its start: the client got a 200, then an error frame. */
+  streamFailed(status: number, message: string): void {
+    this.streamFailedStatus = status;
+    this.error = message;
+  }
+
   get failed(): boolean {
-    return this.status >= 400 || this.attempts.some((a) => a.error !== undefined || (a.status !== undefined && a.status >= 400));
+    return this.status >= 400 || this.streamFailedStatus !== null || this.attempts.some((a) => a.error !== undefined || (a.status !== undefined && a.status >= 400));
   }
 }
 
@@ -74,12 +96,19 @@ export function formatErrorLog(record: RecordLike): string {
     out.push('', a.responseBody !== undefined ? bodyText(a.responseBody) : '<no body>', '');
   });
   out.push('=== Response ===');
-  out.push(`Status: ${record.status}`);
+  if (record.streamFailedStatus != null) {
+    // The 200 went out before the failure; the listing shows what the stream really ended with.
+    out.push(`Status: ${record.streamFailedStatus}`);
+    out.push(`Outcome: stream_error (status line 200 sent before the stream failed: ${record.error ?? 'unknown'})`);
+  } else {
+    out.push(`Status: ${record.status}`);
+  }
   out.push('', bodyText(record.responseBody), '');
   return out.join('\n');
 }
 
-export type RecordLike = Pick<RequestRecord, 'req' | 'startedAt' | 'body' | 'attempts' | 'status' | 'responseBody'>;
+export type RecordLike = Pick<RequestRecord, 'req' | 'startedAt' | 'body' | 'attempts' | 'status' | 'responseBody'> &
+  Partial<Pick<RequestRecord, 'streamFailedStatus' | 'error'>>;
 
 function bodyText(body: Buffer | string): string {
   const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;

@@ -2,49 +2,41 @@ import type http from 'node:http';
 import { estimateInputTokens, type AnthropicRequest } from '../../translate/index.js';
 import { clientErrorBody, clientFormatFor, sendJson, type ClientFormat } from '../client-errors.js';
 import type { EngineContext } from '../context.js';
-import { listModels } from '../models.js';
 import { sessionKey } from '../sessions.js';
-import { RequestRecord, type AttemptRecord } from './error-log.js';
+import { RequestRecord } from './error-log.js';
+import { finishRequest } from './finish-request.js';
 import { Hangup } from './hangup.js';
 import { forward } from './proxy.js';
 import { BodyTooLargeError, readBody } from './read-body.js';
-import { matchTrafficRoute, type Endpoint } from './routes.js';
+import type { Endpoint } from './routes.js';
 import { attemptOrder, resolveUpstreams } from './select.js';
 import { trafficState } from './state.js';
+
+export type TrafficEndpoint = Exclude<Endpoint, 'models' | 'model'>;
 
 /**
  * Routes client traffic (POST /v1/messages[/count_tokens], /v1/chat/completions and the
  * `/api/provider/<name>/...` aliases) to the upstreams. Called by the server after the API-key
- * check; returns false when the route is not a traffic route (the server then answers 404).
+ * check, with the matched route.
  */
-export async function handleTraffic(req: http.IncomingMessage, res: http.ServerResponse, ctx: EngineContext): Promise<boolean> {
+export async function handleTraffic(req: http.IncomingMessage, res: http.ServerResponse, ctx: EngineContext, endpoint: TrafficEndpoint, pinned: string | undefined): Promise<void> {
   const url = req.url ?? '/';
   const q = url.indexOf('?');
   const pathname = q === -1 ? url : url.slice(0, q);
-  const route = matchTrafficRoute(req.method, pathname);
-  if (!route) return false;
-  if (route.endpoint === 'models') {
-    sendPinnedModels(res, ctx, route.pinned ?? '');
-    return true;
-  }
   const hangup = new Hangup();
   // A client that disconnects aborts the upstream request at once.
   res.once('close', () => {
     if (!res.writableFinished) hangup.fire();
   });
-  const record = new RequestRecord(req, ctx.now());
+  const client = clientFormatFor(pathname);
+  const record = new RequestRecord(req, ctx.now(), client);
   const search = q === -1 ? '' : url.slice(q);
-  const exchange: Exchange = { req, res, client: clientFormatFor(pathname), endpoint: route.endpoint, pinned: route.pinned, search, record, hangup };
+  const exchange: Exchange = { req, res, client, endpoint, pinned, search, record, hangup };
   try {
     await serve(ctx, exchange);
   } finally {
-    // A client that hung up is not a failure of ours; it is logged only when an upstream attempt failed too.
-    if (hangup.gone ? record.attempts.some(attemptFailed) : record.failed) {
-      if (record.status === 0) record.finish(499, '<client closed the connection>');
-      void trafficState(ctx).errorLogs.write(record, pathname);
-    }
+    finishRequest(ctx, record, pathname, hangup.gone);
   }
-  return true;
 }
 
 /** One client request on a traffic route, as it travels through `serve`. */
@@ -52,7 +44,7 @@ interface Exchange {
   req: http.IncomingMessage;
   res: http.ServerResponse;
   client: ClientFormat;
-  endpoint: Exclude<Endpoint, 'models'>;
+  endpoint: TrafficEndpoint;
   pinned: string | undefined;
   /** The query string with its `?`, or ''. */
   search: string;
@@ -73,9 +65,12 @@ async function serve(ctx: EngineContext, x: Exchange): Promise<void> {
   if (!body) return reject(x, 400, 'Invalid JSON in request body: expected a JSON object');
   const metadata = body.metadata as { user_id?: unknown } | undefined;
   const headers = x.req.headers;
-  ctx.sessions.record(sessionKey({ userId: metadata?.user_id, sessionHeader: headers['x-session-id'], remoteAddress: x.req.socket.remoteAddress, userAgent: headers['user-agent'] }), ctx.now());
+  const session = sessionKey({ userId: metadata?.user_id, sessionHeader: headers['x-session-id'], remoteAddress: x.req.socket.remoteAddress, userAgent: headers['user-agent'] });
+  ctx.sessions.record(session, ctx.now());
+  x.record.session = session;
   const model = body.model;
   if (typeof model !== 'string' || model === '') return reject(x, 400, 'model: a model name is required');
+  x.record.modelRequested = model;
   if (!Array.isArray(body.messages)) return reject(x, 400, 'messages: an array of messages is required');
   const resolved = resolveUpstreams(ctx.config, model, x.pinned);
   if (!resolved.ok) return reject(x, resolved.status, resolved.message);
@@ -97,11 +92,8 @@ function answer(x: Exchange, status: number, payload: unknown): void {
 }
 
 function reject(x: Exchange, status: number, message: string): void {
+  x.record.error = message;
   answer(x, status, clientErrorBody(x.client, status, message));
-}
-
-function attemptFailed(a: AttemptRecord): boolean {
-  return a.error !== undefined || (a.status ?? 0) >= 400;
 }
 
 function parseBody(raw: Buffer): Record<string, unknown> | undefined {
@@ -111,14 +103,4 @@ function parseBody(raw: Buffer): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** `/api/provider/<name>/v1/models`: the models of that one upstream, OpenAI list shape. */
-function sendPinnedModels(res: http.ServerResponse, ctx: EngineContext, name: string): void {
-  if (!ctx.config.upstreams.some((u) => u.name === name)) {
-    sendJson(res, 404, clientErrorBody('openai', 404, `Unknown provider "${name}": no upstream of that name in proxy/config.yaml`));
-    return;
-  }
-  const all = listModels(ctx);
-  sendJson(res, 200, { object: 'list', data: all.data.filter((m) => m.owned_by === name) });
 }

@@ -1,16 +1,17 @@
 import type http from 'node:http';
-import { toAnthropicError, toOpenAIError } from '../../translate/index.js';
+import { parseErrorBody, toAnthropicError, toOpenAIError } from '../../translate/index.js';
 import { clientErrorBody, sendJson, type ClientFormat } from '../client-errors.js';
 import type { EngineContext } from '../context.js';
 import type { RequestRecord } from './error-log.js';
 import type { Hangup } from './hangup.js';
 import { cooldownMs } from './key-pool.js';
 import { planFor, type TrafficPlan } from './plan.js';
-import { collectBody, relayStream } from './relay.js';
+import { collectBody, relayStream, StallError } from './relay.js';
 import type { Attempt } from './select.js';
 import { callUpstream, UpstreamFailure } from './upstream-call.js';
 import { upstreamEndpoint } from './upstream-endpoint.js';
 import { forwardedResponseHeaders, upstreamHeaders } from './upstream-headers.js';
+import { UsageSniffer } from './usage-sniffer.js';
 
 /** Non-streaming upstream bodies beyond this are refused (no real completion comes close). */
 const MAX_UPSTREAM_BODY = 64 * 1024 * 1024;
@@ -58,6 +59,9 @@ export async function forward(ctx: EngineContext, call: ForwardCall, attempts: A
       return;
     }
     const key = pool.key(slot);
+    call.record.upstream = upstream.name;
+    call.record.keyIndex = key ? slot : null;
+    call.record.modelSent = call.upstreamModel;
     const endpoint = upstreamEndpoint(upstream, plan.upstreamPath, call.client === 'anthropic' ? call.search : '');
     const headers = upstreamHeaders(upstream, key, call.client, call.req, plan.stream);
     const log = call.record.addAttempt({
@@ -91,7 +95,7 @@ export async function forward(ctx: EngineContext, call: ForwardCall, attempts: A
       }
       break;
     }
-    const done = plan.stream ? await relay(call, plan, res, timeouts.firstByteMs, log) : await respondWhole(call, plan, res, timeouts.firstByteMs, log);
+    const done = plan.stream ? await relay(call, plan, res, timeouts.firstByteMs, log, ctx.now) : await respondWhole(call, plan, res, timeouts.firstByteMs, log);
     call.hangup.onGone(undefined);
     if (done === 'sent' || done === 'aborted') return;
     pool.coolDown(slot, ctx.now(), ctx.config.routing.cooldown_seconds * 1000);
@@ -103,21 +107,32 @@ export async function forward(ctx: EngineContext, call: ForwardCall, attempts: A
 
 type StepResult = 'sent' | 'aborted' | Failure;
 
-async function relay(call: ForwardCall, plan: TrafficPlan, res: http.IncomingMessage, idleMs: number, log: { error?: string }): Promise<StepResult> {
+async function relay(call: ForwardCall, plan: TrafficPlan, res: http.IncomingMessage, idleMs: number, log: { error?: string }, now: () => number): Promise<StepResult> {
+  const sniffer = new UsageSniffer();
+  const record = call.record;
   const outcome = await relayStream(res, call.res, {
     ...(plan.createStream ? { translator: plan.createStream() } : {}),
     errorFrame: (status, message) => errorFrame(call.client, status, message),
     idleMs,
     hangup: call.hangup,
     headers: plan.createStream ? {} : forwardedResponseHeaders(res.headers),
+    observe: (chunk) => sniffer.feed(chunk),
+    onCommit: () => (record.firstByteAt = now()),
   });
+  record.tokens = sniffer.tokens();
   switch (outcome.kind) {
     case 'done':
-      call.record.finish(200, '<event stream relayed to the client>');
+      record.finish(200, '<event stream relayed to the client>');
+      // The upstream reported a failure inside the stream: relayed as it came, but not a success.
+      if (sniffer.streamError !== undefined) {
+        log.error = sniffer.streamError;
+        record.streamFailed(502, sniffer.streamError);
+      }
       return 'sent';
     case 'broken':
       log.error = outcome.message;
-      call.record.finish(200, `<event stream cut after its start: ${outcome.message}>`);
+      record.finish(200, `<event stream cut after its start: ${outcome.message}>`);
+      record.streamFailed(outcome.status, outcome.message);
       return 'sent';
     case 'aborted':
       return 'aborted';
@@ -134,9 +149,10 @@ async function respondWhole(call: ForwardCall, plan: TrafficPlan, res: http.Inco
   } catch (err) {
     if (call.hangup.gone) return 'aborted';
     log.error = (err as Error).message;
-    return { status: 502, message: (err as Error).message };
+    return { status: err instanceof StallError ? err.status : 502, message: (err as Error).message };
   }
   if (!plan.mapResponse) {
+    call.record.tokens = UsageSniffer.ofBody(body);
     call.res.writeHead(res.statusCode ?? 200, { 'content-type': res.headers['content-type'] ?? 'application/json', 'content-length': body.length, ...forwardedResponseHeaders(res.headers) });
     call.res.end(body);
     call.record.finish(res.statusCode ?? 200, '<upstream body passed through>');
@@ -144,7 +160,11 @@ async function respondWhole(call: ForwardCall, plan: TrafficPlan, res: http.Inco
   }
   let mapped: unknown;
   try {
-    mapped = plan.mapResponse(JSON.parse(body.toString('utf8')));
+    const parsed = JSON.parse(body.toString('utf8')) as { usage?: unknown };
+    const usage = new UsageSniffer();
+    usage.take(parsed?.usage);
+    call.record.tokens = usage.tokens();
+    mapped = plan.mapResponse(parsed);
   } catch (err) {
     // The upstream did the work (and billed it): retrying elsewhere could run it twice.
     log.error = `Upstream answer could not be translated: ${(err as Error).message}`;
@@ -167,6 +187,7 @@ function sendFailure(call: ForwardCall, failure: Failure): void {
   }
   const text = JSON.stringify(body);
   call.record.finish(failure.status, text);
+  call.record.error = failure.upstreamBody !== undefined ? parseErrorBody(failure.upstreamBody).message : failure.message;
   if (call.res.headersSent) return;
   call.res.writeHead(failure.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   call.res.end(text);

@@ -8,7 +8,7 @@ export type RelayOutcome =
   /** Failed before anything was sent: the caller may try another key or answer with a JSON error. */
   | { kind: 'retry'; status: number; message: string }
   /** Failed after the headers went out: an error frame in the client's format closed the stream. */
-  | { kind: 'broken'; message: string }
+  | { kind: 'broken'; status: number; message: string }
   /** The client went away; the upstream request was destroyed. */
   | { kind: 'aborted' };
 
@@ -21,6 +21,10 @@ export interface RelayOptions {
   idleMs: number;
   hangup: Hangup;
   headers: Record<string, string>;
+  /** Sees every upstream chunk (the request log reads usage and error events from them). */
+  observe?: (chunk: Buffer | string) => void;
+  /** The 200 and the first bytes went to the client. */
+  onCommit?: () => void;
 }
 
 /**
@@ -36,7 +40,7 @@ export function relayStream(upstream: http.IncomingMessage, res: http.ServerResp
     let settled = false;
     let received = 0;
     let ended = false;
-    const timer = setTimeout(() => fail(504, `Upstream sent nothing for ${options.idleMs} ms`), options.idleMs);
+    const timer = setTimeout(() => fail(504, stallMessage(options.idleMs)), options.idleMs);
     hangup.onGone(() => {
       upstream.destroy();
       settle({ kind: 'aborted' });
@@ -52,6 +56,7 @@ export function relayStream(upstream: http.IncomingMessage, res: http.ServerResp
     function commit(): void {
       committed = true;
       res.writeHead(200, { ...SSE_HEADERS, ...options.headers });
+      options.onCommit?.();
     }
     function fail(status: number, message: string): void {
       if (settled) return;
@@ -59,7 +64,7 @@ export function relayStream(upstream: http.IncomingMessage, res: http.ServerResp
       if (hangup.gone) return settle({ kind: 'aborted' });
       if (!committed) return settle({ kind: 'retry', status, message });
       res.end(translator ? translator.fail(status, message) : options.errorFrame(status, message));
-      settle({ kind: 'broken', message });
+      settle({ kind: 'broken', status, message });
     }
 
     if (translator) upstream.setEncoding('utf8');
@@ -67,6 +72,7 @@ export function relayStream(upstream: http.IncomingMessage, res: http.ServerResp
       if (settled) return;
       received += chunk.length;
       timer.refresh();
+      options.observe?.(chunk);
       const out = translator ? translator.feed(chunk as string) : chunk;
       if (out.length === 0) return;
       if (!committed) commit();
@@ -93,6 +99,18 @@ export function relayStream(upstream: http.IncomingMessage, res: http.ServerResp
   });
 }
 
+/** An upstream that went silent: 504 wherever it happens (before headers, mid-body, mid-stream). */
+export class StallError extends Error {
+  readonly status = 504;
+  constructor(idleMs: number) {
+    super(stallMessage(idleMs));
+  }
+}
+
+export function stallMessage(idleMs: number): string {
+  return `Upstream sent nothing for ${idleMs} ms`;
+}
+
 /**
  * Reads a whole (non-streaming) upstream body, with the idle limit between chunks and a size cap.
  * Rejects with an Error whose message is fit for the client.
@@ -101,7 +119,7 @@ export function collectBody(upstream: http.IncomingMessage, idleMs: number, limi
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const timer = setTimeout(() => upstream.destroy(new Error(`Upstream body stalled for ${idleMs} ms`)), idleMs);
+    const timer = setTimeout(() => upstream.destroy(new StallError(idleMs)), idleMs);
     upstream.on('data', (chunk: Buffer) => {
       timer.refresh();
       size += chunk.length;

@@ -1,10 +1,12 @@
 /** What a client route asks for, and the upstream it pins (for `/api/provider/<name>/...`). */
-export type Endpoint = 'messages' | 'count_tokens' | 'chat' | 'models';
+export type Endpoint = 'messages' | 'count_tokens' | 'chat' | 'models' | 'model';
 
 export interface TrafficRoute {
   endpoint: Endpoint;
   /** The upstream name from `/api/provider/<name>/...`. */
   pinned?: string;
+  /** `GET /v1/models/{id}`: the id, decoded. */
+  modelId?: string;
 }
 
 const endpoints: Record<string, Endpoint> = {
@@ -17,8 +19,12 @@ const endpoints: Record<string, Endpoint> = {
 };
 
 const POSTS = new Set<Endpoint>(['messages', 'count_tokens', 'chat']);
+const MODEL_PREFIX = '/v1/models/';
 
-/** Matches POST /v1/messages, /v1/messages/count_tokens, /v1/chat/completions, and the provider aliases. */
+/**
+ * Matches POST /v1/messages, /v1/messages/count_tokens, /v1/chat/completions, GET /v1/models and
+ * /v1/models/{id}, and their `/api/provider/<name>/...` aliases.
+ */
 export function matchTrafficRoute(method: string | undefined, pathname: string): TrafficRoute | undefined {
   let rest = pathname;
   let pinned: string | undefined;
@@ -30,11 +36,17 @@ export function matchTrafficRoute(method: string | undefined, pathname: string):
     if (pinned === undefined) return undefined;
     rest = tail.slice(slash);
   }
+  const pin = pinned === undefined ? {} : { pinned };
+  if (rest.startsWith(MODEL_PREFIX) && rest.length > MODEL_PREFIX.length) {
+    // Model ids may hold `/` (`openrouter/auto`, `models/gemini-2.5-pro`): the whole rest is the id.
+    const modelId = decodeSegment(rest.slice(MODEL_PREFIX.length).replace(/\/$/, ''));
+    return method === 'GET' && modelId ? { endpoint: 'model', ...pin, modelId } : undefined;
+  }
   const endpoint = endpoints[rest.endsWith('/') ? rest.slice(0, -1) : rest];
   if (!endpoint) return undefined;
-  if (endpoint === 'models' ? method !== 'GET' || pinned === undefined : method !== 'POST' || !POSTS.has(endpoint)) return undefined;
+  if (endpoint === 'models' ? method !== 'GET' : method !== 'POST' || !POSTS.has(endpoint)) return undefined;
   if (endpoint === 'chat' && rest.startsWith('/chat') && pinned === undefined) return undefined;
-  return pinned === undefined ? { endpoint } : { endpoint, pinned };
+  return { endpoint, ...pin };
 }
 
 function decodeSegment(segment: string): string | undefined {

@@ -1,13 +1,15 @@
 import type { Upstream } from '../config.js';
 import type { EngineContext } from '../context.js';
 import { upstreamKeys } from '../config.js';
-import { ErrorLogWriter } from './error-log-writer.js';
+import { DEFAULT_ERROR_LOG_KEEP, ErrorLogWriter } from './error-log-writer.js';
 import { KeyPool } from './key-pool.js';
+import { RequestLog } from './request-log.js';
 
-/** Traffic bookkeeping that lives as long as the engine: key pools and the error-log writer. */
+/** Traffic bookkeeping that lives as long as the engine: key pools, the error-log writer, the request log. */
 export interface TrafficState {
   poolOf: (upstream: Upstream) => KeyPool;
   errorLogs: ErrorLogWriter;
+  requestLog: RequestLog;
 }
 
 // Keyed by the context so in-process tests with their own context never share pools.
@@ -17,13 +19,15 @@ export function trafficState(ctx: EngineContext): TrafficState {
   let state = states.get(ctx);
   if (!state) {
     const pools = new Map<Upstream, KeyPool>();
+    const keep = ctx.config.routing.error_logs_max_files ?? ctx.errorLogKeep ?? DEFAULT_ERROR_LOG_KEEP;
     state = {
       poolOf: (upstream) => {
         let pool = pools.get(upstream);
         if (!pool) pools.set(upstream, (pool = new KeyPool(upstreamKeys(upstream))));
         return pool;
       },
-      errorLogs: new ErrorLogWriter(ctx.logsDir, ctx.config.routing.error_logs_max_files, ctx.logger),
+      errorLogs: new ErrorLogWriter(ctx.logsDir, keep, ctx.logger),
+      requestLog: ctx.requestLog ?? new RequestLog(ctx.logsDir, ctx.logger, ctx.startedAt),
     };
     states.set(ctx, state);
   }

@@ -113,7 +113,7 @@ describe('external binary mode (proxy.binary_path)', () => {
     expect(started.config.server).toBeUndefined();
     expect(started.config.model_aliases).toBeUndefined();
     expect(started.config.routing).toEqual({ strategy: 'fill-first' });
-    expect(started.config['error-logs-max-files']).toBe(10);
+    expect(started.config['error-logs-max-files']).toBe(100);
     expect((await fs.stat(path.join(dirs.home, 'proxy', 'cliproxy-config.yaml'))).mode & 0o777).toBe(0o600);
 
     const models = (await app.json('GET', '/api/proxy/models')).body;

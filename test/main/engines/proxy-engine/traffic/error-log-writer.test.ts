@@ -12,7 +12,7 @@ import { makeTempDir } from '../../../../helpers/temp-dir.js';
 const fakeReq = { method: 'POST', url: '/v1/messages?beta=true&key=sk-query-secret-123456', httpVersion: '1.1', headers: { 'x-api-key': 'sk-ant-client-key-abcdefgh', 'content-type': 'application/json' } } as unknown as http.IncomingMessage;
 
 function record(model: string, status: number): RequestRecord {
-  const r = new RequestRecord(fakeReq, Date.UTC(2026, 0, 14, 10, 15, 30), Buffer.from(JSON.stringify({ model, messages: [] })));
+  const r = new RequestRecord(fakeReq, Date.UTC(2026, 0, 14, 10, 15, 30), 'anthropic', Buffer.from(JSON.stringify({ model, messages: [] })));
   r.addAttempt({ timestamp: Date.UTC(2026, 0, 14, 10, 15, 31), upstream: 'oa', keyLabel: 'key 1 of 2', url: 'http://up/v1/chat/completions', headers: { authorization: 'Bearer sk-upstream-secret-99999999' }, body: Buffer.from('{}'), status: 429, responseBody: '{"error":{"message":"slow down"}}' });
   r.finish(status, '{"type":"error"}');
   return r;
@@ -29,7 +29,7 @@ describe('error log text', () => {
   });
 
   it('cuts bodies over 1 MiB and says how much was left out', () => {
-    const r = new RequestRecord(fakeReq, 0, Buffer.alloc(1024 * 1024 + 10, 'a'));
+    const r = new RequestRecord(fakeReq, 0, 'anthropic', Buffer.alloc(1024 * 1024 + 10, 'a'));
     r.finish(500, '');
     const text = formatErrorLog(r);
     expect(text).toContain('[... 10 more bytes not logged]');

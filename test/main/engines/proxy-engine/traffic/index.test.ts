@@ -48,7 +48,7 @@ upstreams:
 model_aliases:
   claude-sonnet-4-5-20250929: gpt-4o
   sonnet: claude-sonnet-4-5
-routing: { cooldown_seconds: 30, connect_timeout_seconds: 2, first_byte_timeout_seconds: 1.5 }
+routing: { cooldown_seconds: 30, connect_timeout_seconds: 2, first_byte_timeout_seconds: 1.5, error_logs_max_files: 10 }
 `,
     path.join(app.home, 'proxy'),
   );
@@ -334,7 +334,8 @@ describe('upstream failure after the first byte', () => {
     expect(text).toMatch(/event: error\ndata: \{"type":"error","error":\{"type":"api_error","message":"Upstream (stream failed|closed the connection)[^"]*"\}\}\n\n$/);
     const log = await newLog(before, 'mid-stream-marker');
     expect(log.text).toMatch(/=== Upstream Response 1 ===\nUpstream Status: 200\nError: Upstream /);
-    expect(log.text).toMatch(/=== Response ===\nStatus: 200\n/);
+    // The 200 went out first, but the listing must show the failure: the error frame's status and the outcome.
+    expect(log.text).toMatch(/=== Response ===\nStatus: 502\nOutcome: stream_error \(status line 200 sent before the stream failed: Upstream /);
   });
 });
 
@@ -510,7 +511,7 @@ describe('error logs', () => {
     expect(await content.text()).toBe(log.text);
   });
 
-  it('keeps only the newest 10', async () => {
+  it('keeps only the newest routing.error_logs_max_files (10 here)', async () => {
     for (let i = 0; i < 12; i++) await post('/v1/chat/completions', { model: `missing-${i}`, messages: [] });
     const modelOf = (l: LogFile) => /"model":"(missing-\d+)"/.exec(l.text)?.[1];
     const logs = await logsWhen((all) => all.length === 10 && all.every((l) => modelOf(l) !== undefined) && all.some((l) => modelOf(l) === 'missing-11'));

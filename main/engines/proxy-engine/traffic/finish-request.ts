@@ -1,0 +1,50 @@
+import type { EngineContext } from '../context.js';
+import type { AttemptRecord, RequestRecord } from './error-log.js';
+import type { RequestLogEntry, RequestOutcome } from './request-entry.js';
+import { trafficState } from './state.js';
+
+/**
+ * The end of every client request the engine answers (traffic routes, and the 401s and 404s the
+ * server refuses): the error log when it failed, then one request-log entry. A client that hung
+ * up is not a failure of ours; its error log is written only when an upstream attempt failed too.
+ */
+export function finishRequest(ctx: EngineContext, record: RequestRecord, pathname: string, clientGone: boolean): void {
+  const state = trafficState(ctx);
+  if (clientGone && record.status === 0) record.finish(499, '<client closed the connection>');
+  let errorLog: string | null = null;
+  if (clientGone ? record.attempts.some(attemptFailed) : record.failed) {
+    errorLog = state.errorLogs.nameFor(pathname, record.startedAt);
+    void state.errorLogs.write(record, pathname, errorLog);
+  }
+  const outcome = outcomeOf(record, clientGone);
+  const entry: RequestLogEntry = {
+    id: state.requestLog.nextId(),
+    time: record.startedAt,
+    format: record.format,
+    method: record.req.method ?? 'GET',
+    path: pathname,
+    modelRequested: record.modelRequested,
+    modelSent: record.modelSent,
+    upstream: record.upstream,
+    keyIndex: record.keyIndex,
+    status: record.streamFailedStatus ?? record.status,
+    outcome,
+    latencyMs: Math.max(0, ctx.now() - record.startedAt),
+    ttfbMs: record.firstByteAt === null ? null : Math.max(0, record.firstByteAt - record.startedAt),
+    tokens: record.tokens,
+    session: record.session,
+    error: record.error ?? (outcome === 'aborted' ? 'The client closed the connection' : null),
+    errorLog,
+  };
+  state.requestLog.add(entry);
+}
+
+function outcomeOf(record: RequestRecord, clientGone: boolean): RequestOutcome {
+  if (record.streamFailedStatus !== null) return 'stream_error';
+  if (clientGone) return 'aborted';
+  return record.status >= 400 ? 'error' : 'ok';
+}
+
+function attemptFailed(a: AttemptRecord): boolean {
+  return a.error !== undefined || (a.status ?? 0) >= 400;
+}
