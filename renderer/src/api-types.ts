@@ -40,6 +40,7 @@ import type {
   statusResponse,
   summaryResponse,
 } from '../../main/api/schemas/usage-responses.js';
+import type { requestLogResponse, requestStatsResponse } from '../../main/api/schemas/traffic.js';
 import type {
   sharedContentResponse,
   sharedLinkResponse,
@@ -149,45 +150,11 @@ export type BridgeSignedIn = Body<typeof bridgeImportResponse>;
 export type BridgeStarted = Body<typeof bridgeStartResponse>;
 export type BridgeStopped = Body<typeof bridgeStopResponse>;
 
-/**
- * The request log (issue 19, contract-19-20): written here by hand until the server's schema
- * exists; the shapes are the contract's.
- */
-export interface RequestEntry {
-  id: string;
-  time: number;
-  format: 'anthropic' | 'openai';
-  method: string;
-  path: string;
-  modelRequested: string | null;
-  modelSent: string | null;
-  upstream: string | null;
-  keyIndex: number | null;
-  status: number;
-  outcome: 'ok' | 'error' | 'stream_error' | 'aborted';
-  latencyMs: number;
-  ttfbMs: number | null;
-  tokens: { input: number; output: number; cacheRead: number; cacheWrite: number } | null;
-  costUSD: number | null;
-  session: string | null;
-  error: string | null;
-  errorLog: string | null;
-}
-export interface RequestList {
-  requests: RequestEntry[];
-  total: number;
-}
-export interface RequestMinute {
-  minute: number;
-  requests: number;
-  errors: number;
-}
-export interface RequestStats {
-  perMinute: RequestMinute[];
-  requestsPerMinute: number;
-  errorRate: number | null;
-  lastError: RequestEntry | null;
-}
+/** The proxy request log (issue 19). */
+export type RequestList = Body<typeof requestLogResponse>;
+export type RequestEntry = RequestList['requests'][number];
+export type RequestStats = Body<typeof requestStatsResponse>;
+export type RequestMinute = RequestStats['perMinute'][number];
 /** Filters of GET /api/proxy/requests; empty values are left out of the query. */
 export interface RequestFilters {
   status?: string;

@@ -20,14 +20,17 @@ export const STATUS_CHOICES: Array<{ value: string; label: string }> = [
   { value: '5xx', label: '5xx' },
 ];
 
-/** A failure is an error status or a stream that broke after it started (contract-19-20). */
-export function isFailure(e: Pick<RequestEntry, 'status' | 'outcome'>): boolean {
-  return e.status >= 400 || e.outcome === 'error' || e.outcome === 'stream_error';
+/**
+ * A failure is an error answer or a stream that broke after it started, as the server counts it;
+ * a client that hung up (`aborted`, 499) is neither a failure nor a success.
+ */
+export function isFailure(e: Pick<RequestEntry, 'outcome'>): boolean {
+  return e.outcome === 'error' || e.outcome === 'stream_error';
 }
 
 export function matchesFilters(e: RequestEntry, f: TrafficFilters): boolean {
   const status = f.status.trim().toLowerCase();
-  if (status === 'ok' && isFailure(e)) return false;
+  if (status === 'ok' && (isFailure(e) || e.outcome === 'aborted')) return false;
   if (status === 'error' && !isFailure(e)) return false;
   if (/^[1-5]xx$/.test(status) && Math.floor(e.status / 100) !== Number(status[0])) return false;
   if (/^\d{3}$/.test(status) && e.status !== Number(status)) return false;
@@ -55,7 +58,7 @@ export function modelLabel(e: Pick<RequestEntry, 'modelRequested' | 'modelSent'>
 
 export function outcomeLabel(e: Pick<RequestEntry, 'status' | 'outcome'>): { kind: 'ok' | 'bad' | 'warn' | 'off'; text: string } {
   if (e.outcome === 'stream_error') return { kind: 'bad', text: `${e.status} · stream failed` };
-  if (e.outcome === 'aborted') return { kind: 'off', text: `${e.status || '—'} · aborted` };
+  if (e.outcome === 'aborted') return { kind: 'off', text: 'client closed' };
   if (isFailure(e)) return { kind: 'bad', text: String(e.status) };
   return { kind: 'ok', text: String(e.status) };
 }

@@ -41,6 +41,8 @@ describe('matchesFilters: live rows obey the filters the table was loaded with',
     ['no filters', f({}), entry(), true],
     ['ok keeps a 200', f({ status: 'ok' }), entry(), true],
     ['ok drops a 502', f({ status: 'ok' }), entry({ status: 502, outcome: 'error' }), false],
+    ['ok drops a client that hung up', f({ status: 'ok' }), entry({ status: 499, outcome: 'aborted' }), false],
+    ['error drops a client that hung up', f({ status: 'error' }), entry({ status: 499, outcome: 'aborted' }), false],
     ['ok drops a stream that failed after its 200', f({ status: 'ok' }), entry({ outcome: 'stream_error' }), false],
     ['error keeps a failed stream', f({ status: 'error' }), entry({ outcome: 'stream_error' }), true],
     ['error keeps a 401', f({ status: 'error' }), entry({ status: 401, outcome: 'error' }), true],
@@ -85,7 +87,7 @@ describe('labels', () => {
     expect(outcomeLabel({ status: 200, outcome: 'ok' })).toEqual({ kind: 'ok', text: '200' });
     expect(outcomeLabel({ status: 502, outcome: 'error' })).toEqual({ kind: 'bad', text: '502' });
     expect(outcomeLabel({ status: 200, outcome: 'stream_error' })).toEqual({ kind: 'bad', text: '200 · stream failed' });
-    expect(outcomeLabel({ status: 0, outcome: 'aborted' })).toEqual({ kind: 'off', text: '— · aborted' });
+    expect(outcomeLabel({ status: 499, outcome: 'aborted' })).toEqual({ kind: 'off', text: 'client closed' });
   });
 
   it('cost keeps four decimals under a dollar; percent is never a false zero', () => {
