@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
@@ -7,8 +8,13 @@ import { expect, type Page } from '@playwright/test';
 import { startFakeUpstream } from './fake-upstream.js';
 import { serve, type Served } from './serve.js';
 
-/** Where the generator lives: `shared/` sits beside the repo (dev machines and CI alike). */
-const GEN_USAGE = path.resolve('..', 'shared', 'tools', 'gen-usage.mjs');
+/**
+ * Where the generator lives: `shared/` sits beside the repo (dev machines and CI alike), or
+ * beside the folder of git worktrees when the repo is one of them.
+ */
+const GEN_USAGE = [path.resolve('..', 'shared'), path.resolve('..', '..', 'shared')]
+  .map((dir) => path.join(dir, 'tools', 'gen-usage.mjs'))
+  .find((file) => existsSync(file)) ?? path.resolve('..', 'shared', 'tools', 'gen-usage.mjs');
 
 export const PROFILE = 'work';
 export const QUOTA_ACCOUNT = 'dev@example.com';

@@ -1,6 +1,7 @@
 import { ErrorNotice, Loading } from '../../components/notice.js';
 import { href } from '../../lib/router.js';
-import { clockTime, modelLabel, percent } from '../traffic/traffic-format.js';
+import { ModelName } from '../traffic/model-name.js';
+import { clockTime, percent } from '../traffic/traffic-format.js';
 import { formatRate } from '../traffic/traffic-stats.js';
 import { useRequestStats } from '../traffic/use-request-stats.js';
 
@@ -26,7 +27,7 @@ export function TrafficCard() {
           <dd data-testid="ov-last-error">
             {s.lastError ? (
               <>
-                {s.lastError.status} <code>{modelLabel(s.lastError)}</code> at {clockTime(s.lastError.time)}
+                {s.lastError.status} <ModelName entry={s.lastError} /> at {clockTime(s.lastError.time)}
                 {s.lastError.error ? <span class="muted"> — {s.lastError.error.slice(0, 120)}</span> : null}{' '}
                 {s.lastError.errorLog ? <a href={href('proxy', 'logs', s.lastError.errorLog)}>Error log</a> : <a href={href('traffic')}>In Traffic</a>}
               </>

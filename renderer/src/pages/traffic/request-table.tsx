@@ -3,7 +3,8 @@ import type { RequestEntry } from '../../api-types.js';
 import { StatusBadge } from '../../components/status-badge.js';
 import { formatCompact, formatInt, formatTime } from '../../lib/format.js';
 import { href } from '../../lib/router.js';
-import { clockTime, formatMs, modelLabel, outcomeLabel, requestCost } from './traffic-format.js';
+import { ModelName } from './model-name.js';
+import { clockTime, formatMs, outcomeLabel, requestCost } from './traffic-format.js';
 
 /** Scrolled further than this from the top counts as reading: live rows wait. */
 const PAUSE_AFTER_PX = 12;
@@ -63,7 +64,7 @@ function Row(props: { entry: RequestEntry }) {
         <span class="tag">{e.format}</span>
       </td>
       <td class="traffic-model">
-        <code>{modelLabel(e)}</code>
+        <ModelName entry={e} />
       </td>
       <td class="nowrap">
         {e.upstream ?? '—'}

@@ -87,7 +87,7 @@ export function TrafficPage() {
         {live.rows.length > 0 ? (
           <RequestTable rows={live.rows} scrollRef={scroll} onScrolledAway={(away) => (away ? live.setPaused(true) : live.resume())} />
         ) : null}
-        <p class="muted small-note traffic-note">
+        <p class="muted traffic-note">
           Live while this page is open; scrolling down pauses it. The newest {ROW_LIMIT} rows are shown; no request or response bodies are kept, only
           failures have an error log.
         </p>

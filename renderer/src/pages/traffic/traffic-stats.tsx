@@ -7,7 +7,8 @@ import { formatInt } from '../../lib/format.js';
 import { href } from '../../lib/router.js';
 import type { Resource } from '../../lib/use-resource.js';
 import type { RequestMinute } from '../../api-types.js';
-import { clockTime, minuteLabel, modelLabel, percent } from './traffic-format.js';
+import { ModelName } from './model-name.js';
+import { clockTime, minuteLabel, percent } from './traffic-format.js';
 
 /** Requests per minute, error rate and the last error, then the last hour minute by minute. */
 export function TrafficStats(props: { stats: Resource<RequestStats> }) {
@@ -16,7 +17,7 @@ export function TrafficStats(props: { stats: Resource<RequestStats> }) {
     <>
       <section class="cards" aria-label="Traffic summary">
         <div class="card" data-testid="traffic-rpm">
-          <h2 class="card-label">Requests per minute</h2>
+          <h2 class="card-label">Requests / min</h2>
           <p class="card-value">{s ? formatRate(s.requestsPerMinute) : '…'}</p>
           <p class="muted">average of the last 5 minutes</p>
         </div>
@@ -30,7 +31,7 @@ export function TrafficStats(props: { stats: Resource<RequestStats> }) {
           {s?.lastError ? (
             <>
               <p class="card-value-small">
-                <strong>{s.lastError.status}</strong> <code>{modelLabel(s.lastError)}</code> at {clockTime(s.lastError.time)}
+                <strong>{s.lastError.status}</strong> <ModelName entry={s.lastError} /> at {clockTime(s.lastError.time)}
               </p>
               <p class="muted traffic-error" title={s.lastError.error ?? undefined}>
                 {s.lastError.error ?? 'no error text'}
