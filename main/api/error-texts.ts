@@ -27,6 +27,9 @@ export const E = {
   readSettingsFailed: 'Failed to read settings file',
   tokensRequired: 'apiKey or managementSecret is required',
   invalidToken: 'Invalid token value',
+  // switching (issue 18)
+  claudeSettingsInvalid: 'Claude Code settings are not valid JSON',
+  nothingToUndo: 'Nothing to undo',
   // shared, agent tool, app config (decisions §3)
   invalidType: 'Invalid or missing type parameter',
   invalidPath: 'Invalid or missing path parameter',

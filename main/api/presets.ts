@@ -26,7 +26,11 @@ export function createPresetsRouter({ services, registry }: RouterDeps): Router 
     bodyError: presetError,
     response: presetResponse,
     successStatus: 201,
-    handler: async ({ params, body }) => ({ preset: await presets.add(params.profile!, body) }),
+    handler: async ({ params, body }) => {
+      const preset = await presets.add(params.profile!, body);
+      services.profiles.announce('presets', [params.profile!]);
+      return { preset };
+    },
   });
 
   route({
@@ -36,6 +40,7 @@ export function createPresetsRouter({ services, registry }: RouterDeps): Router 
     response: presetDeletedResponse,
     handler: async ({ params }) => {
       await presets.remove(params.profile!, params.name!);
+      services.profiles.announce('presets', [params.profile!]);
       return { success: true };
     },
   });

@@ -3,26 +3,17 @@ import { routeOn } from './route.js';
 import type { RouterDeps } from './routers.js';
 import {
   profileSettingsResponse,
-  profilesResponse,
   settingsUpdateBody,
   settingsUpdateError,
   settingsUpdateResponse,
 } from './schemas/settings.js';
 import { mapSettingsErrors } from './settings-errors.js';
 
-/** Profile settings (spec 4.1) and the profile list (decisions §2). */
+/** Profile settings (spec 4.1); the profile list is the profiles router's. */
 export function createSettingsRouter({ services, registry }: RouterDeps): Router {
   const router = Router();
   const route = routeOn(router, registry, 'settings');
   const settings = services.settings;
-
-  route({
-    method: 'get',
-    path: '/api/profiles',
-    summary: 'Every profile that has a settings file, sorted by name',
-    response: profilesResponse,
-    handler: async () => ({ profiles: await settings.listProfiles() }),
-  });
 
   route({
     method: 'get',
@@ -48,7 +39,11 @@ export function createSettingsRouter({ services, registry }: RouterDeps): Router
     body: settingsUpdateBody,
     bodyError: settingsUpdateError,
     response: settingsUpdateResponse,
-    handler: ({ params, body }) => settings.put(params.profile!, body),
+    handler: async ({ params, body }) => {
+      const answer = await settings.put(params.profile!, body);
+      services.profiles.announce('settings', [params.profile!]);
+      return answer;
+    },
   });
 
   router.use(mapSettingsErrors);

@@ -3,6 +3,7 @@ import { routeOn } from './route.js';
 import type { RouterDeps } from './routers.js';
 import {
   accountResetResponse,
+  apiKeyChangeResponse,
   secretChangeResponse,
   tokensChangeResponse,
   tokensResponse,
@@ -57,6 +58,14 @@ export function createTokensRouter({ services, registry }: RouterDeps): Router {
 
   route({
     method: 'post',
+    path: '/api/settings/auth/tokens/regenerate-api-key',
+    summary: 'Replace the API key with sk-sb- and 32 random alphanumerics; profiles that used the old key follow',
+    response: apiKeyChangeResponse,
+    handler: () => tokens.regenerateApiKey(),
+  });
+
+  route({
+    method: 'post',
     path: '/api/settings/auth/tokens/reset',
     summary: 'Return both tokens to their defaults',
     response: tokensChangeResponse,
@@ -68,7 +77,11 @@ export function createTokensRouter({ services, registry }: RouterDeps): Router {
     path: '/api/accounts/reset-default',
     summary: 'Forget the default account (the top-level default key of config.yaml)',
     response: accountResetResponse,
-    handler: () => services.accounts.resetDefault(),
+    handler: async () => {
+      const answer = await services.accounts.resetDefault();
+      services.profiles.announce('default');
+      return answer;
+    },
   });
 
   router.use(mapSettingsErrors);

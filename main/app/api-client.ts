@@ -11,20 +11,25 @@ export interface ApiAnswer {
 
 export interface ApiClient {
   get(path: string): Promise<ApiAnswer>;
-  post(path: string): Promise<ApiAnswer>;
+  post(path: string, body?: unknown): Promise<ApiAnswer>;
+  put(path: string, body: unknown): Promise<ApiAnswer>;
 }
 
 export function createApiClient(baseUrl: string, timeoutMs = 5_000): ApiClient {
-  const call = async (method: string, path: string): Promise<ApiAnswer> => {
+  const call = async (method: string, path: string, body?: unknown): Promise<ApiAnswer> => {
     try {
-      const res = await fetch(baseUrl + path, { method, signal: AbortSignal.timeout(timeoutMs) });
+      const res = await fetch(baseUrl + path, {
+        method,
+        signal: AbortSignal.timeout(timeoutMs),
+        ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+      });
       const text = await res.text();
       return { ok: res.ok, status: res.status, body: parseJson(text) };
     } catch (err) {
       return { ok: false, status: 0, body: { error: 'API unreachable', message: err instanceof Error ? err.message : String(err) } };
     }
   };
-  return { get: (path) => call('GET', path), post: (path) => call('POST', path) };
+  return { get: (path) => call('GET', path), post: (path, body) => call('POST', path, body), put: (path, body) => call('PUT', path, body) };
 }
 
 function parseJson(text: string): unknown {

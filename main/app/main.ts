@@ -61,7 +61,7 @@ async function boot(): Promise<void> {
     else void controller.perform(action);
   };
   try {
-    tray = createAppTray(process.platform, onAction);
+    tray = createAppTray(process.platform, onAction, (command) => void controller.run(command));
   } catch (err) {
     // Without a tray the window is the only way in: it opens, and closing it quits.
     logger.warn(`tray unavailable: ${err instanceof Error ? err.message : String(err)}`);

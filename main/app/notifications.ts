@@ -7,7 +7,7 @@ import type { ApiActionId } from './tray-menu.js';
  * to start, new anomaly. Decided by pure functions from events, so the rules are tested here and
  * the Electron side only shows what they return.
  */
-export type NoticeKind = 'proxy-exited' | 'proxy-start-failed' | 'bridge-start-failed' | 'anomaly' | 'error-rate';
+export type NoticeKind = 'proxy-exited' | 'proxy-start-failed' | 'bridge-start-failed' | 'anomaly' | 'error-rate' | 'profile-switch-failed';
 
 export interface DesktopNotice {
   kind: NoticeKind;

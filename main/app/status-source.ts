@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ApiClient } from './api-client.js';
+import type { TrayProfiles } from './tray-profiles.js';
 
 /**
  * What the tray shows, read from the same endpoints the dashboard uses. A part the API cannot
@@ -15,6 +16,8 @@ export interface AppStatus {
   desktop: DesktopPrefs | null;
   /** The proxy's request log figures (issue 19); null when the stats endpoint did not answer. */
   traffic?: TrafficStatus | null;
+  /** Profiles to switch between; absent when the source does not read them (null = unavailable). */
+  profiles?: TrayProfiles | null;
 }
 
 export interface TrafficStatus {
@@ -77,6 +80,11 @@ const configSchema = z.looseObject({
     desktop: z.looseObject({ notifications: z.boolean(), launch_at_login: z.boolean(), error_rate_notice: z.number().nullable() }).partial().optional(),
   }),
 });
+const profilesSchema = z.looseObject({
+  profiles: z.array(z.looseObject({ name: z.string(), model: z.string().nullable(), usesProxy: z.boolean() })),
+  default: z.string().nullable(),
+});
+const presetsSchema = z.looseObject({ presets: z.array(z.looseObject({ name: z.string() })) });
 const summarySchema = z.looseObject({ totalCost: z.number() });
 const insightsSchema = z.looseObject({ anomalies: z.array(z.unknown()) });
 const statsSchema = z.looseObject({
@@ -97,10 +105,11 @@ const statsSchema = z.looseObject({
 export function createHttpStatusSource(api: ApiClient, now: () => Date = () => new Date()): StatusSource {
   return {
     async read() {
-      const [proxy, bridge, config] = await Promise.all([
+      const [proxy, bridge, config, profiles] = await Promise.all([
         getParsed(api, '/api/proxy/proxy-status', proxySchema),
         getParsed(api, '/api/bridge/status', bridgeSchema),
         getParsed(api, '/api/config', configSchema),
+        readProfiles(api),
       ]);
       const today = dayIn(config?.config.usage?.timezone ?? '', now());
       const [summary, insights, stats] = await Promise.all([
@@ -121,8 +130,21 @@ export function createHttpStatusSource(api: ApiClient, now: () => Date = () => n
             }
           : null,
         traffic: stats ? trafficStatus(stats, config?.config.usage?.timezone ?? '') : null,
+        profiles,
       };
     },
+  };
+}
+
+/** The profile list and the default profile's preset names. */
+async function readProfiles(api: ApiClient): Promise<TrayProfiles | null> {
+  const list = await getParsed(api, '/api/profiles', profilesSchema);
+  if (!list) return null;
+  const presets = list.default ? await getParsed(api, `/api/settings/${encodeURIComponent(list.default)}/presets`, presetsSchema) : null;
+  return {
+    list: list.profiles.map((p) => ({ name: p.name, model: p.model, usesProxy: p.usesProxy })),
+    default: list.default,
+    presets: presets ? presets.presets.map((p) => p.name) : null,
   };
 }
 

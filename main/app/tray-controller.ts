@@ -9,10 +9,12 @@ import {
   trayTooltip,
   type ApiActionId,
   type ChildOverlay,
+  type TrayCommand,
   type TrayIconState,
   type TrayMenuItem,
   type TrayView,
 } from './tray-menu.js';
+import { commandKey } from './tray-profiles.js';
 
 /** The API call behind each tray action: the tray does what the window's buttons do. */
 export const API_ACTIONS: Record<ApiActionId, string> = {
@@ -22,6 +24,13 @@ export const API_ACTIONS: Record<ApiActionId, string> = {
   'bridge-stop': '/api/bridge/daemon/stop',
   'usage-refresh': '/api/usage/refresh',
 };
+
+/** The API request behind a tray command: the same calls the dashboard's buttons make. */
+export function commandRequest(command: TrayCommand): { method: 'put' | 'post'; path: string; body: unknown } {
+  if (command.kind === 'set-default') return { method: 'put', path: '/api/profiles/default', body: { profile: command.profile } };
+  const path = `/api/settings/${encodeURIComponent(command.profile)}/presets/${encodeURIComponent(command.preset)}/apply`;
+  return { method: 'post', path, body: {} };
+}
 
 export interface TrayFrame {
   menu: TrayMenuItem[];
@@ -53,6 +62,7 @@ export class TrayController {
   private proxyEvent: ChildOverlay | undefined;
   private bridgeEvent: ChildOverlay | undefined;
   private readonly pending = new Set<ApiActionId>();
+  private readonly pendingCommands = new Set<string>();
   private readonly unsubscribe: Array<() => void> = [];
   private readonly gate: (notice: DesktopNotice) => boolean;
   private refreshing: Promise<void> | undefined;
@@ -77,6 +87,7 @@ export class TrayController {
       }),
       events.on('usage-refreshed', () => void this.refresh()),
       events.on('config-changed', () => void this.refresh()),
+      events.on('profiles', () => void this.refresh()),
     );
     // Never a blank tray: draw "unavailable" lines before the first answer arrives.
     this.render();
@@ -91,7 +102,13 @@ export class TrayController {
   }
 
   view(): TrayView {
-    return { status: this.status, proxyEvent: this.proxyEvent, bridgeEvent: this.bridgeEvent, pending: new Set(this.pending) };
+    return {
+      status: this.status,
+      proxyEvent: this.proxyEvent,
+      bridgeEvent: this.bridgeEvent,
+      pending: new Set(this.pending),
+      pendingCommands: new Set(this.pendingCommands),
+    };
   }
 
   /** Re-reads the status; calls during a read coalesce into one more read after it. */
@@ -127,6 +144,27 @@ export class TrayController {
       }
     } finally {
       this.pending.delete(action);
+      await this.refresh();
+    }
+  }
+
+  /** Make a profile the default, or apply a preset: one API call, a notice when it is refused. */
+  async run(command: TrayCommand): Promise<void> {
+    const key = commandKey(command);
+    if (this.pendingCommands.has(key)) return;
+    this.pendingCommands.add(key);
+    this.render();
+    try {
+      const { method, path, body } = commandRequest(command);
+      const answer = await this.deps.api[method](path, body);
+      if (!answer.ok) {
+        const reason = describeFailure(answer);
+        this.deps.logger.warn(`tray ${command.kind} failed: ${reason}`);
+        const title = command.kind === 'set-default' ? `Could not switch to ${command.profile}` : `Could not apply preset ${command.preset}`;
+        this.notify({ kind: 'profile-switch-failed', title, body: reason });
+      }
+    } finally {
+      this.pendingCommands.delete(key);
       await this.refresh();
     }
   }

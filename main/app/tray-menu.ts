@@ -1,4 +1,5 @@
 import type { AppStatus, TrafficStatus } from './status-source.js';
+import { profileItems } from './tray-profiles.js';
 
 /**
  * The tray menu as plain data (decisions §7, style habit 8): built by pure functions from the
@@ -7,9 +8,14 @@ import type { AppStatus, TrafficStatus } from './status-source.js';
 export type ApiActionId = 'proxy-start' | 'proxy-stop' | 'bridge-start' | 'bridge-stop' | 'usage-refresh';
 export type TrayActionId = 'open-window' | ApiActionId | 'quit';
 
+/** A click that carries data (which profile, which preset), sent to the API by the tray controller. */
+export type TrayCommand = { kind: 'set-default'; profile: string } | { kind: 'apply-preset'; profile: string; preset: string };
+
 export type TrayMenuItem =
   | { type: 'separator' }
-  | { type: 'normal'; label: string; enabled: boolean; action?: TrayActionId };
+  | { type: 'normal'; label: string; enabled: boolean; action?: TrayActionId; command?: TrayCommand }
+  | { type: 'radio'; label: string; checked: boolean; enabled: boolean; command: TrayCommand }
+  | { type: 'submenu'; label: string; enabled: boolean; items: TrayMenuItem[] };
 
 /** Last state an event reported for a child; the API status has no "failed" or "starting". */
 export interface ChildOverlay {
@@ -23,6 +29,8 @@ export interface TrayView {
   bridgeEvent?: ChildOverlay;
   /** Actions sent to the API and not answered yet. */
   pending: ReadonlySet<ApiActionId>;
+  /** Commands (keyed by commandKey) sent and not answered yet. */
+  pendingCommands?: ReadonlySet<string>;
 }
 
 export type ChildPhase = 'running' | 'stopped' | 'starting' | 'stopping' | 'failed' | 'unknown';
@@ -34,6 +42,9 @@ const SEPARATOR: TrayMenuItem = { type: 'separator' };
 export function buildTrayMenu(view: TrayView): TrayMenuItem[] {
   const items: TrayMenuItem[] = [item('Open window', 'open-window'), SEPARATOR, ...proxyItems(view), ...trafficItems(view.status.traffic)];
   if (view.status.bridge?.enabled) items.push(SEPARATOR, ...bridgeItems(view));
+  // Switching (issue 18) sits after the children it may route through, before the usage lines.
+  const profiles = profileItems(view.status.profiles, view.pendingCommands ?? new Set());
+  if (profiles.length > 0) items.push(SEPARATOR, ...profiles);
   items.push(SEPARATOR, info(costLine(view.status.todayCost)), info(anomalyLine(view.status.anomalies)));
   const refreshing = view.pending.has('usage-refresh');
   items.push(item(refreshing ? 'Refreshing usage…' : 'Refresh usage', 'usage-refresh', !refreshing));
@@ -89,9 +100,10 @@ function toggle(phase: ChildPhase, prefix: 'proxy' | 'bridge', name: string): Tr
 export function trayTooltip(view: TrayView): string {
   const [proxyLine] = proxyItems(view);
   const label = proxyLine?.type === 'normal' ? proxyLine.label : '';
+  const profile = view.status.profiles?.default ? `Profile: ${view.status.profiles.default}\n` : '';
   const traffic = trafficItems(view.status.traffic).map((i) => (i.type === 'normal' ? `\n${i.label}` : '')).join('');
   // Windows cuts tooltips at 127 characters.
-  return `Switchboard\n${label}\n${costLine(view.status.todayCost)}${traffic}`.slice(0, 127);
+  return `Switchboard\n${profile}${label}\n${costLine(view.status.todayCost)}${traffic}`.slice(0, 127);
 }
 
 /**

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { Menu, nativeImage, Tray, type NativeImage } from 'electron';
 import { resourcePath } from '../infra/app-root.js';
 import type { TrayFrame } from './tray-controller.js';
-import type { TrayActionId, TrayIconState } from './tray-menu.js';
+import type { TrayActionId, TrayCommand, TrayIconState } from './tray-menu.js';
 import { trayClickPlan, trayIconSource } from './tray-platform.js';
 import { toMenuTemplate } from './tray-template.js';
 
@@ -12,7 +12,7 @@ export interface AppTray {
 }
 
 /** The Electron side of the tray: icon, click mapping per platform, menu re-set on every frame. */
-export function createAppTray(platform: NodeJS.Platform, onAction: (action: TrayActionId) => void): AppTray {
+export function createAppTray(platform: NodeJS.Platform, onAction: (action: TrayActionId) => void, onCommand: (command: TrayCommand) => void): AppTray {
   // Read once at start: the files cannot vanish later (e.g. a temp-folder cleanup on Windows).
   const icons = Object.fromEntries(STATES.map((state) => [state, loadIcon(platform, state)])) as Record<TrayIconState, NativeImage>;
   const icon = (state: TrayIconState) => icons[state];
@@ -24,7 +24,7 @@ export function createAppTray(platform: NodeJS.Platform, onAction: (action: Tray
   return {
     render(frame) {
       // Linux trays show a stale or blank menu unless it is set again after every change.
-      const menu = Menu.buildFromTemplate(toMenuTemplate(frame.menu, onAction));
+      const menu = Menu.buildFromTemplate(toMenuTemplate(frame.menu, onAction, onCommand));
       if (plan.attachContextMenu) tray.setContextMenu(menu);
       tray.setToolTip(frame.tooltip);
       if (frame.icon !== shownIcon) {

@@ -1,13 +1,22 @@
+import { appVersion } from '../infra/app-version.js';
 import { CliError } from './args.js';
+import { hasOwnFlag } from './profile-args.js';
 
-const USAGE = `Usage: switchboard <command>
+const USAGE = `Usage: switchboard <command> [options]
 
 Commands:
+  run [profile] [--agent BIN] [-- args]
+                       start the coding agent (claude) with a profile's env (default: the default profile)
+  env [profile] [--shell bash|zsh|fish|powershell]
+                       print the lines that set a profile's env in your shell (for eval)
+  use [profile]        make a profile the default; without a name, list the profiles
   serve [--port N]     run the management API and dashboard headless (default port 3000)
   shared link          link {config_dir}/shared/{commands,skills,agents} into the agent data dir
   bridge <command>     legacy editor bridge (deprecated, beta): auth, status, models, start, stop,
                        enable, disable, help ('switchboard cursor ...' still works)
-  help                 show this help
+  help [command]       show this help, or a command's
+
+Options: -h, --help (also after any command), --version
 `;
 
 type Command = (argv: string[]) => Promise<number>;
@@ -17,24 +26,59 @@ type Command = (argv: string[]) => Promise<number>;
  * `serve` starts listening without first loading the bridge's.
  */
 export const commands: Record<string, Command> = {
+  run: async (argv) => (await import('./run.js')).runRun(argv),
+  env: async (argv) => (await import('./env.js')).runEnv(argv),
+  use: async (argv) => (await import('./use.js')).runUse(argv),
   serve: async (argv) => (await import('./serve.js')).runServe(argv),
   bridge: async (argv) => (await import('./bridge.js')).runBridge(argv),
   cursor: async (argv) => (await import('./bridge.js')).runCursorAlias(argv),
   shared: async (argv) => (await import('./shared.js')).runShared(argv),
-  help: async () => {
-    process.stdout.write(USAGE);
+  help: async ([name]) => {
+    const usage = name ? await usageOf(name) : USAGE;
+    if (usage === undefined) throw new CliError(`unknown command '${name}'\n\n${USAGE}`);
+    process.stdout.write(usage);
     return 0;
   },
 };
 
+/** Each command's help text, loaded only when asked for. */
+async function usageOf(name: string): Promise<string | undefined> {
+  switch (name) {
+    case 'run':
+      return (await import('./run.js')).RUN_USAGE;
+    case 'env':
+      return (await import('./env.js')).ENV_USAGE;
+    case 'use':
+      return (await import('./use.js')).USE_USAGE;
+    case 'serve':
+      return (await import('./serve.js')).SERVE_USAGE;
+    case 'bridge':
+    case 'cursor':
+      return (await import('./bridge.js')).BRIDGE_USAGE;
+    case 'shared':
+      return (await import('./shared.js')).SHARED_USAGE;
+    case 'help':
+      return USAGE;
+    default:
+      return undefined;
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === '--version' || name === '-V' || (name && commands[name] && hasOwnFlag(rest, '--version'))) {
+    process.stdout.write(`switchboard ${appVersion()}\n`);
+    return 0;
+  }
+  if (name === '--help' || name === '-h') return commands.help!([]);
   const command = name ? commands[name] : undefined;
   if (!command) {
     process.stderr.write(name ? `switchboard: unknown command '${name}'\n\n${USAGE}` : USAGE);
     return 2;
   }
   try {
+    // `--help`/`-h` among a command's own arguments (never the agent's, after `--`) shows its help.
+    if (name !== 'help' && hasOwnFlag(rest, '--help', '-h')) return await commands.help!([name!]);
     return await command(rest);
   } catch (err) {
     if (err instanceof CliError) {

@@ -3,6 +3,12 @@ import { createLogger, type LogLevel } from '../infra/logger.js';
 import { resolveHomes } from '../infra/paths.js';
 import { CliError, parsePort } from './args.js';
 
+export const SERVE_USAGE = `Usage: switchboard serve [--port N]
+
+Runs the management API and the dashboard headless on http://127.0.0.1:<port> until SIGINT or
+SIGTERM. The port is --port, else $SWITCHBOARD_PORT, else 3000; 0 picks a free one.
+`;
+
 /** `switchboard serve [--port N]`: the whole main process, headless. */
 export async function runServe(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const port = resolvePort(argv, env);

@@ -3,7 +3,7 @@ import type { LinkOutcome } from '../services/shared/link.js';
 import { SharedService } from '../services/shared/service.js';
 import { CliError } from './args.js';
 
-const USAGE = `Usage: switchboard shared <command>
+export const SHARED_USAGE = `Usage: switchboard shared <command>
 
 Commands:
   link    link {config_dir}/shared/{commands,skills,agents} into the agent data dir
@@ -23,11 +23,11 @@ const processIo: CliIo = {
 /** `switchboard shared link`: 0 when all three links are in place, 1 with the reasons otherwise. */
 export async function runShared(argv: string[], env: NodeJS.ProcessEnv = process.env, io: CliIo = processIo): Promise<number> {
   const [sub, ...rest] = argv;
-  if (sub === 'help' || sub === '--help') {
-    io.out(USAGE);
+  if (sub === 'help' || sub === '--help' || sub === '-h') {
+    io.out(SHARED_USAGE);
     return 0;
   }
-  if (sub !== 'link') throw new CliError(sub ? `unknown shared command '${sub}'\n\n${USAGE}` : `missing shared command\n\n${USAGE}`);
+  if (sub !== 'link') throw new CliError(sub ? `unknown shared command '${sub}'\n\n${SHARED_USAGE}` : `missing shared command\n\n${SHARED_USAGE}`);
   if (rest.length > 0) throw new CliError(`unexpected argument '${rest[0]}' for 'shared link'`);
   const paths = createPaths(resolveHomes(env));
   const result = await new SharedService({ sharedDir: paths.sharedDir, agentDir: paths.agentDir }).link();

@@ -41,6 +41,8 @@ export function createPaths(homes: Homes) {
     bridgeToken: c('cursor', 'daemon-token'),
     bridgeLog: c('cursor', 'daemon.log'),
     bridgeSettings: c('cursor.settings.json'),
+    /** What "Use for Claude Code" last wrote into the agent's settings.json, and the file before it. */
+    claudeCodeRecord: c('claude-code', 'applied.json'),
     sharedDir: c('shared'),
     instancesDir: c('instances'),
     cacheDir: c('.cache'),

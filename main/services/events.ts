@@ -10,6 +10,8 @@ export interface AppEventMap {
   'usage-refreshed': { timestamp: number };
   anomaly: { type: string; date: string; message: string };
   'config-changed': { section: string };
+  /** Profiles changed: default, preset applied, routed through the proxy, keys followed (issue 18). */
+  profiles: { reason: string; profiles: string[] };
   /** The app is shutting down: long-lived responses end now instead of being cut. Not streamed. */
   closing: Record<string, never>;
 }

@@ -11,6 +11,9 @@ import type { SettingsService } from './settings/settings-service.js';
 import { TokensService } from './tokens/tokens-service.js';
 import { UsageService } from './usage/usage-service.js';
 import { ProxyService } from './proxy/proxy-service.js';
+import { createProfilesArea, modelSuggestions, presetModels, type ModelSuggestion } from './profiles/index.js';
+import type { ProfilesService } from './profiles/profiles-service.js';
+import type { ClaudeCodeService } from './claude-code/claude-code-service.js';
 
 /**
  * Every domain service of the main process. Each area adds its service here and builds it
@@ -28,27 +31,47 @@ export interface Services {
   accounts: AccountService;
   usage: UsageService;
   proxy: ProxyService;
+  profiles: ProfilesService;
+  claudeCode: ClaudeCodeService;
+  /** Models for the profile editor: the running proxy's, usage's, the presets' (issue 18). */
+  modelSuggestions(): Promise<{ models: ModelSuggestion[] }>;
 }
 
 export async function createServices(ctx: ServiceContext): Promise<Services> {
   // Default tokens and proxy/config.yaml exist before the API answers its first request.
   // The proxy is built after the tokens, which ask it whether a change needs a restart.
   let proxy: ProxyService | undefined;
-  const tokens = new TokensService(ctx, { isProxyRunning: () => proxy?.isRunning() ?? false });
+  const { store, ...settingsServices } = createSettingsServices(ctx);
+  // Profiles follow the proxy's key and address (decisions §2); the key comes from the tokens.
+  const area = createProfilesArea(ctx, { store, settings: settingsServices.settings, apiKey: async () => (await tokens.effective()).apiKey });
+  const tokens: TokensService = new TokensService(ctx, {
+    isProxyRunning: () => proxy?.isRunning() ?? false,
+    onApiKeyChange: (oldKey, newKey) => area.followApiKey(oldKey, newKey),
+  });
   await tokens.init();
   // Every proxy start re-syncs proxy/config.yaml with the tokens (recreating it if deleted).
-  proxy = new ProxyService(ctx, { prepareConfig: () => tokens.init() });
+  proxy = new ProxyService(ctx, { prepareConfig: () => tokens.init(), onAddressChange: (from, to) => area.followAddress(from, to) });
+  const usage = new UsageService(ctx);
+  const running = proxy;
   return {
     ctx,
     shared: new SharedService({ sharedDir: ctx.paths.sharedDir, agentDir: ctx.paths.agentDir }),
     agentTool: new AgentToolService(ctx),
     appConfig: new AppConfigService(ctx.appConfig, ctx.paths.backupsDir, ctx.clock, ctx.events),
     bridge: new BridgeService(ctx),
-    ...createSettingsServices(ctx),
+    ...settingsServices,
     tokens,
     accounts: new AccountService(ctx.appConfig),
-    usage: new UsageService(ctx),
+    usage,
     proxy,
+    profiles: area.profiles,
+    claudeCode: area.claudeCode,
+    modelSuggestions: () =>
+      modelSuggestions({
+        proxy: async () => (running.isRunning() ? (await running.models()).models.map((m) => m.id) : []),
+        usage: async () => (await usage.models({})).models.map((m) => m.model),
+        presets: () => presetModels(settingsServices.settings, settingsServices.presets),
+      }),
   };
 }
 

@@ -59,6 +59,7 @@ export const proxyConfigPutResponse = z.object({
   path: z.string(),
   mtime: z.int(),
   backupPath: z.string().optional(),
+  updatedProfiles: z.array(z.string()),
 });
 
 export const authFilesResponse = z.object({

@@ -29,6 +29,19 @@ export const settingsUpdateResponse = z.object({
   missingFields: z.array(z.string()).optional(),
 });
 
+/** GET /api/profiles (decisions §2, issue 18): each profile with what a switcher shows. */
 export const profilesResponse = z.object({
-  profiles: z.array(z.object({ name: z.string(), path: z.string(), mtime: z.int() })),
+  profiles: z.array(
+    z.object({
+      name: z.string(),
+      path: z.string(),
+      mtime: z.int(),
+      default: z.literal(true).optional(),
+      /** host[:port] of the base URL only: no scheme, path or credentials. */
+      baseUrl: z.string().nullable(),
+      model: z.string().nullable(),
+      usesProxy: z.boolean(),
+    }),
+  ),
+  default: z.string().nullable(),
 });

@@ -24,7 +24,10 @@ const changeFields = {
   warning: z.string().optional(),
 };
 
-export const tokensChangeResponse = z.object({ apiKey: tokenState, managementSecret: tokenState, ...changeFields });
+const updatedProfiles = z.array(z.string());
+
+export const tokensChangeResponse = z.object({ apiKey: tokenState, managementSecret: tokenState, ...changeFields, updatedProfiles });
 export const secretChangeResponse = z.object({ managementSecret: tokenState, ...changeFields });
+export const apiKeyChangeResponse = z.object({ apiKey: tokenState, ...changeFields, updatedProfiles });
 
 export const accountResetResponse = z.object({ success: z.literal(true), message: z.string() });

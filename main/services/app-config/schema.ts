@@ -65,6 +65,11 @@ export const agentToolSectionSchema = z.looseObject({
   settings_path: z.string().min(1).default('~/.factory/settings.json'),
 });
 
+/** The coding agent `switchboard run` starts (issue 18): a name searched on PATH, or an absolute path. */
+export const agentSectionSchema = z.looseObject({
+  binary: z.string().min(1).default('claude'),
+});
+
 export const desktopSectionSchema = z.looseObject({
   launch_at_login: z.boolean().default(false),
   notifications: z.boolean().default(true),
@@ -79,6 +84,7 @@ export const appConfigSchema = z.looseObject({
   cursor: bridgeSectionSchema.prefault({}),
   usage: usageSectionSchema.prefault({}),
   agent_tool: agentToolSectionSchema.prefault({}),
+  agent: agentSectionSchema.prefault({}),
   desktop: desktopSectionSchema.prefault({}),
 });
 

@@ -7,6 +7,7 @@ import { serializeFile } from '../../infra/file-lock.js';
 import { errorMessage, isNotFound, toMtime } from '../../infra/file-stat.js';
 import { advanceMtime } from '../../infra/mtime-advance.js';
 import type { Paths } from '../../infra/paths.js';
+import { addressOfText, type ProxyAddress } from '../profiles/proxy-address.js';
 import { PROXY_CONFIG_BACKUP } from '../tokens/proxy-auth-sync.js';
 import { ProxyError } from './errors.js';
 
@@ -21,7 +22,12 @@ export interface ProxyConfigWrite {
   path: string;
   mtime: number;
   backupPath?: string;
+  /** Profiles rewritten because the proxy's address changed (decisions §2). */
+  updatedProfiles: string[];
 }
+
+/** Told when a write moves the proxy to another host or port; answers the profiles it rewrote. */
+export type AddressChangeHook = (from: ProxyAddress, to: ProxyAddress) => Promise<string[]>;
 
 /**
  * proxy/config.yaml as text for GET/PUT /api/proxy/config.yaml. A PUT is validated with the
@@ -32,6 +38,7 @@ export class ProxyConfigFile {
   constructor(
     private readonly paths: Paths,
     private readonly clock: Clock,
+    private readonly onAddressChange: AddressChangeHook = async () => [],
   ) {}
 
   async read(): Promise<ProxyConfigText> {
@@ -43,13 +50,15 @@ export class ProxyConfigFile {
   /** `expectedMtime` null: the caller saw no file; undefined: no check. */
   async write(content: string, expectedMtime?: number | null): Promise<ProxyConfigWrite> {
     const file = this.paths.proxyConfig;
+    let to: ProxyAddress;
     try {
-      parseProxyConfig(content, 'config.yaml');
+      const parsed = parseProxyConfig(content, 'config.yaml');
+      to = { host: parsed.server.host, port: parsed.server.port };
     } catch (err) {
       if (err instanceof ProxyConfigError) throw new ProxyError('invalid-yaml', err.message);
       throw err;
     }
-    return serializeFile(file, async () => {
+    const { written, from } = await serializeFile(file, async () => {
       const before = await readCurrent(file);
       if (expectedMtime !== undefined && (before?.mtime ?? null) !== expectedMtime) {
         throw new ProxyError('conflict', 'proxy/config.yaml changed since it was read', before?.mtime);
@@ -61,11 +70,15 @@ export class ProxyConfigFile {
         }
         await writeFileAtomic(file, content, { mode: 0o600, dirMode: 0o700 });
         const mtime = await advanceMtime(file, before?.mtime ?? null);
-        return { success: true as const, path: file, mtime, ...(backupPath ? { backupPath } : {}) };
+        const written = { success: true as const, path: file, mtime, ...(backupPath ? { backupPath } : {}) };
+        return { written, from: before ? addressOrNull(before.content) : null };
       } catch (err) {
         throw new ProxyError('write-failed', errorMessage(err));
       }
     });
+    // Outside the file's lock: the hook writes profile files, never this one.
+    const updatedProfiles = from ? await this.onAddressChange(from, to) : [];
+    return { ...written, updatedProfiles };
   }
 }
 
@@ -76,5 +89,14 @@ async function readCurrent(file: string): Promise<{ content: string; mtime: numb
   } catch (err) {
     if (isNotFound(err)) return null;
     throw err;
+  }
+}
+
+/** The address the previous file named; null when it could not be parsed (nothing to follow). */
+function addressOrNull(text: string): ProxyAddress | null {
+  try {
+    return addressOfText(text);
+  } catch {
+    return null;
   }
 }

@@ -3,7 +3,7 @@ import { AuthFiles } from './auth-files.js';
 import { ErrorLogs } from './error-logs.js';
 import { ProxyError } from './errors.js';
 import { fetchProxyModels, type ModelList } from './models.js';
-import { ProxyConfigFile } from './proxy-config-file.js';
+import { ProxyConfigFile, type AddressChangeHook } from './proxy-config-file.js';
 import { ProxyControl, type ProxyControlOptions } from './proxy-control.js';
 import { QuotaService } from './quota/quota-service.js';
 import type { QuotaHttp } from './quota/types.js';
@@ -14,6 +14,8 @@ export interface ProxyServiceOptions extends ProxyControlOptions {
   /** Quota upstream calls (tests may wrap it). */
   quotaHttp?: QuotaHttp;
   updateFetchTimeoutMs?: number;
+  /** A config.yaml PUT that moves the proxy: profiles pointing at the old address follow. */
+  onAddressChange?: AddressChangeHook;
 }
 
 /**
@@ -36,7 +38,7 @@ export class ProxyService {
     options: ProxyServiceOptions = {},
   ) {
     this.control = new ProxyControl(ctx, options);
-    this.configFile = new ProxyConfigFile(ctx.paths, ctx.clock);
+    this.configFile = new ProxyConfigFile(ctx.paths, ctx.clock, options.onAddressChange);
     this.errorLogs = new ErrorLogs(ctx.paths.proxyLogsDir);
     this.authFiles = new AuthFiles(ctx.paths.proxyAuthDir);
     this.quota = new QuotaService(ctx, options.quotaHttp);

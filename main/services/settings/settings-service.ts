@@ -5,7 +5,7 @@ import { isNotFound, toMtime } from '../../infra/file-stat.js';
 import type { Logger } from '../../infra/logger.js';
 import type { Paths } from '../../infra/paths.js';
 import { SettingsError } from './errors.js';
-import { maskEnv, unmaskEnv } from './masking.js';
+import { maskSettings, unmaskSettings } from './mask-settings.js';
 import { profileOfFileName } from './profile-name.js';
 import { requireValid, type SettingsData, type SettingsStore } from './settings-store.js';
 import { isRecord } from '../../infra/json-checks.js';
@@ -64,7 +64,8 @@ export class SettingsService {
     const snapshot = await this.store.read(profile);
     if (!snapshot) throw new SettingsError('not-found', `No settings file for profile ${profile}`);
     requireValid(snapshot);
-    const settings = options.raw || !isRecord(snapshot.data.env) ? snapshot.data : { ...snapshot.data, env: maskEnv(snapshot.data.env) };
+    // Keys outside `env` are masked by the same rule at any depth (decisions §2).
+    const settings = options.raw ? snapshot.data : maskSettings(snapshot.data);
     return { profile, settings, mtime: snapshot.mtime, path: snapshot.file };
   }
 
@@ -79,8 +80,8 @@ export class SettingsService {
         throw new SettingsError('conflict', `expectedMtime ${update.expectedMtime} does not match the file's mtime ${current.mtime}`, current.mtime);
       }
       const stored = current?.data;
-      const env = unmaskEnv(update.settings.env, stored && isRecord(stored.env) ? stored.env : undefined);
-      return { next: { ...stored, ...update.settings, env }, result: current ? [] : missingFields(env) };
+      const incoming = unmaskSettings(update.settings, stored);
+      return { next: { ...stored, ...incoming }, result: current ? [] : missingFields(incoming.env) };
     });
     return {
       profile,

@@ -23,6 +23,8 @@ export interface TokensChange extends TokensView {
   restartRequired: boolean;
   /** Present when the tokens were saved but proxy/config.yaml could not follow. */
   warning?: string;
+  /** Profiles rewritten with the new API key (decisions §2 key rotation). */
+  updatedProfiles: string[];
 }
 
 export interface TokensInput {
@@ -39,6 +41,8 @@ type TokenName = keyof typeof KEYS;
 export interface TokensServiceOptions {
   /** Wired by the proxy area; a change needs a restart only while the proxy runs. */
   isProxyRunning?: () => boolean;
+  /** Wired by the profiles area: rewrites the profiles that used the old key; answers their names. */
+  onApiKeyChange?: (oldKey: string, newKey: string) => Promise<string[]>;
 }
 
 /**
@@ -48,12 +52,14 @@ export interface TokensServiceOptions {
  */
 export class TokensService {
   private readonly isProxyRunning: () => boolean;
+  private readonly onApiKeyChange: (oldKey: string, newKey: string) => Promise<string[]>;
 
   constructor(
     private readonly ctx: ServiceContext,
     options: TokensServiceOptions = {},
   ) {
     this.isProxyRunning = options.isProxyRunning ?? (() => false);
+    this.onApiKeyChange = options.onApiKeyChange ?? (async () => []);
   }
 
   /**
@@ -102,8 +108,14 @@ export class TokensService {
   }
 
   /** Answers only the secret (spec 4.2): the key did not change. */
-  async regenerateSecret(): Promise<Omit<TokensChange, 'apiKey'>> {
-    const { apiKey: _unchanged, ...rest } = await this.change((doc) => setIn(doc, [...AUTH, KEYS.managementSecret], generateSecret()));
+  async regenerateSecret(): Promise<Omit<TokensChange, 'apiKey' | 'updatedProfiles'>> {
+    const { apiKey: _unchanged, updatedProfiles: _none, ...rest } = await this.change((doc) => setIn(doc, [...AUTH, KEYS.managementSecret], generateSecret()));
+    return rest;
+  }
+
+  /** A new random API key; the secret did not change, so only the key is answered. */
+  async regenerateApiKey(): Promise<Omit<TokensChange, 'managementSecret'>> {
+    const { managementSecret: _unchanged, ...rest } = await this.change((doc) => setIn(doc, [...AUTH, KEYS.apiKey], generateApiKey()));
     return rest;
   }
 
@@ -120,13 +132,25 @@ export class TokensService {
     const after = viewOf(snapshot.config);
     const changed = after.apiKey.value !== before.apiKey.value || after.managementSecret.value !== before.managementSecret.value;
     const warning = await this.syncProxyConfig(after);
+    const updatedProfiles = after.apiKey.value !== before.apiKey.value ? await this.followKey(before.apiKey.value, after.apiKey.value) : [];
     return {
       success: true,
       ...mask(after),
       message: RESTART_MESSAGE,
       restartRequired: changed && this.isProxyRunning(),
       ...(warning ? { warning } : {}),
+      updatedProfiles,
     };
+  }
+
+  /** The key is saved whatever happens to the profiles; a failure there is logged, not answered as one. */
+  private async followKey(oldKey: string, newKey: string): Promise<string[]> {
+    try {
+      return await this.onApiKeyChange(oldKey, newKey);
+    } catch (err) {
+      this.ctx.logger.warn(`profiles not updated after the API key change: ${errorMessage(err)}`);
+      return [];
+    }
   }
 
   /** Reads the tokens, generating any missing default first (also when a user deleted one). */

@@ -150,7 +150,7 @@ describe('GET/PUT /api/proxy/config.yaml', () => {
 
     const res = await app.json('PUT', '/api/proxy/config.yaml', { content, expectedMtime: mtime });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, path: file(), mtime: expect.any(Number), backupPath: expect.stringContaining(path.join(app.home, 'backups', 'proxy-config.')) });
+    expect(res.body).toEqual({ success: true, path: file(), mtime: expect.any(Number), backupPath: expect.stringContaining(path.join(app.home, 'backups', 'proxy-config.')), updatedProfiles: [] });
     expect(res.body.mtime).toBeGreaterThan(mtime);
     expect(await fs.readFile(file(), 'utf8')).toBe(content);
     expect((await fs.stat(file())).mode & 0o777).toBe(0o600);

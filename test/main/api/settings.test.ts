@@ -361,7 +361,7 @@ describe('GET /api/profiles', () => {
   it('answers an empty list when there are no profiles', async () => {
     const isolated = await startTestApp();
     try {
-      expect(await isolated.json('GET', '/api/profiles')).toEqual({ status: 200, body: { profiles: [] } });
+      expect(await isolated.json('GET', '/api/profiles')).toEqual({ status: 200, body: { profiles: [], default: null } });
     } finally {
       await isolated.stop();
     }

@@ -159,6 +159,7 @@ describe('PUT /api/settings/auth/tokens (state table rows)', () => {
         managementSecret: { value: '********', isCustom: false },
         message: RESTART,
         restartRequired: false,
+        updatedProfiles: [],
       },
     });
     expect(await raw()).toEqual({ apiKey: { value: CUSTOM_KEY, isCustom: true }, managementSecret: defaults.managementSecret });
@@ -332,6 +333,7 @@ describe('POST /api/settings/auth/tokens/reset', () => {
         managementSecret: { value: '********', isCustom: false },
         message: RESTART,
         restartRequired: false,
+        updatedProfiles: [],
       },
     });
     const config = await configYaml();

@@ -50,6 +50,17 @@ describe('createHttpStatusSource', () => {
         lastError: { id: 'r1', time: Date.parse('2026-01-01T11:58:30Z'), status: 502, modelRequested: 'gpt-4o', modelSent: 'gpt-4o-2024', error: 'upstream connection refused' },
       },
     });
+    api.set('GET /api/profiles', {
+      status: 200,
+      body: {
+        profiles: [
+          { name: 'glm', path: '/x', mtime: 1, default: true, baseUrl: 'api.z.ai', model: 'glm-4.6', usesProxy: false },
+          { name: 'my proxy', path: '/y', mtime: 1, baseUrl: '127.0.0.1:8317', model: null, usesProxy: true },
+        ],
+        default: 'glm',
+      },
+    });
+    api.set('GET /api/settings/glm/presets', { status: 200, body: { presets: [{ name: 'fast', default: 'm' }] } });
     const status = await createHttpStatusSource(createApiClient(api.url), () => NOON_UTC).read();
     expect(status).toEqual({
       proxy: { running: true, port: 8317, sessionCount: 2 },
@@ -63,6 +74,14 @@ describe('createHttpStatusSource', () => {
         hourRequests: 12,
         hourErrors: 3,
         lastError: { status: 502, model: 'gpt-4o', message: 'upstream connection refused', at: '11:58' },
+      },
+      profiles: {
+        list: [
+          { name: 'glm', model: 'glm-4.6', usesProxy: false },
+          { name: 'my proxy', model: null, usesProxy: true },
+        ],
+        default: 'glm',
+        presets: ['fast'],
       },
     });
   });
@@ -79,7 +98,7 @@ describe('createHttpStatusSource', () => {
   it('every part the API cannot answer is null, never an exception', async () => {
     api = await startFakeApi();
     const status = await createHttpStatusSource(createApiClient(api.url), () => NOON_UTC).read();
-    expect(status).toEqual({ proxy: null, bridge: null, todayCost: null, anomalies: null, desktop: null, traffic: null });
+    expect(status).toEqual({ proxy: null, bridge: null, todayCost: null, anomalies: null, desktop: null, traffic: null, profiles: null });
   });
 
   it('answers of the wrong shape count as unavailable', async () => {
@@ -132,7 +151,7 @@ describe('createHttpStatusSource', () => {
     await api.close();
     api = undefined;
     const status = await createHttpStatusSource(createApiClient(url, 2_000), () => NOON_UTC).read();
-    expect(status).toEqual({ proxy: null, bridge: null, todayCost: null, anomalies: null, desktop: null, traffic: null });
+    expect(status).toEqual({ proxy: null, bridge: null, todayCost: null, anomalies: null, desktop: null, traffic: null, profiles: null });
   });
 
   it('reads the real app: desktop settings and bridge switch as the API serves them', async () => {

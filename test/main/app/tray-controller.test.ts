@@ -251,7 +251,7 @@ describe('TrayController', () => {
     const t = await setup();
     const baseline = t.events.listenerCount();
     await t.controller.start();
-    expect(t.events.listenerCount()).toBe(baseline + 5);
+    expect(t.events.listenerCount()).toBe(baseline + 6);
     t.controller.stop();
     expect(t.events.listenerCount()).toBe(baseline);
   });
@@ -272,5 +272,58 @@ describe('TrayController', () => {
     const after = source.reads;
     await new Promise((r) => setTimeout(r, 200));
     expect(source.reads).toBeGreaterThan(after);
+  });
+
+  describe('profile commands (issue 18)', () => {
+    const PROFILES = { list: [{ name: 'glm', model: 'glm-4.6', usesProxy: false }, { name: 'proxy', model: null, usesProxy: true }], default: 'glm', presets: ['fast'] };
+    /** The n-th submenu of the last frame (0 = profiles, 1 = presets). */
+    const submenu = (frames: TrayFrame[], n: number) => frames.at(-1)!.menu.filter((i) => i.type === 'submenu')[n] as Extract<TrayMenuItem, { type: 'submenu' }>;
+
+    it('a profile click PUTs the default with the profile, disables the radios meanwhile, then shows the new default', async () => {
+      const t = await setup();
+      t.source.status = { ...STOPPED, profiles: PROFILES };
+      await t.controller.start();
+      const answer = deferred();
+      api.set('PUT /api/profiles/default', { status: 200, body: { success: true, default: 'proxy' }, delay: answer.promise });
+      const done = t.controller.run({ kind: 'set-default', profile: 'proxy' });
+      expect(submenu(t.frames, 0).items.every((i) => i.type !== 'separator' && !i.enabled)).toBe(true);
+      t.source.status = { ...STOPPED, profiles: { ...PROFILES, default: 'proxy', presets: [] } };
+      answer.resolve();
+      await done;
+      const index = api.requests.indexOf('PUT /api/profiles/default');
+      expect(index).toBeGreaterThanOrEqual(0);
+      expect(JSON.parse(api.bodies[index]!)).toEqual({ profile: 'proxy' });
+      expect(submenu(t.frames, 0).label).toBe('Profile: proxy');
+      expect(t.frames.at(-1)!.tooltip).toContain('Profile: proxy');
+      expect(t.notices).toEqual([]);
+    });
+
+    it('a preset click POSTs the apply route of the default profile (names encoded)', async () => {
+      const t = await setup();
+      t.source.status = { ...STOPPED, profiles: PROFILES };
+      await t.controller.start();
+      api.set('POST /api/settings/glm/presets/fast%20one/apply', { status: 200, body: { applied: 'fast one' } });
+      await t.controller.run({ kind: 'apply-preset', profile: 'glm', preset: 'fast one' });
+      const index = api.requests.indexOf('POST /api/settings/glm/presets/fast%20one/apply');
+      expect(index).toBeGreaterThanOrEqual(0);
+      expect(JSON.parse(api.bodies[index]!)).toEqual({});
+    });
+
+    it('a refused switch is a notice with the API reason', async () => {
+      const t = await setup();
+      await t.controller.start();
+      api.set('PUT /api/profiles/default', { status: 404, body: { error: 'Settings not found', message: 'No settings file for profile gone' } });
+      await t.controller.run({ kind: 'set-default', profile: 'gone' });
+      expect(t.notices).toEqual([{ kind: 'profile-switch-failed', title: 'Could not switch to gone', body: 'Settings not found: No settings file for profile gone' }]);
+    });
+
+    it('re-reads on the profiles event', async () => {
+      const t = await setup();
+      await t.controller.start();
+      const before = t.source.reads;
+      t.events.emit('profiles', { reason: 'default', profiles: ['glm'] });
+      await t.controller.refresh();
+      expect(t.source.reads).toBeGreaterThan(before);
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AppStatus } from '../../../main/app/status-source.js';
+import type { TrayProfiles } from '../../../main/app/tray-profiles.js';
 import {
   buildTrayMenu,
   childPhase,
@@ -25,7 +26,7 @@ function view(status: Partial<AppStatus> = {}, extra: Partial<TrayView> = {}): T
 
 /** Compact picture of a menu: `---` for separators, `label [action]`, `(disabled)` marks. */
 function picture(items: TrayMenuItem[]): string[] {
-  return items.map((i) => (i.type === 'separator' ? '---' : `${i.label}${i.action ? ` [${i.action}]` : ''}${i.enabled ? '' : ' (disabled)'}`));
+  return items.map((i) => (i.type === 'separator' ? '---' : `${i.label}${i.type === 'normal' && i.action ? ` [${i.action}]` : ''}${i.enabled ? '' : ' (disabled)'}`));
 }
 
 describe('buildTrayMenu', () => {
@@ -199,5 +200,78 @@ describe('tray tooltip, icon and cost line', () => {
     [12.345, 'Today: $12.35'],
   ])('cost %s → %s', (cost, line) => {
     expect(costLine(cost)).toBe(line);
+  });
+});
+
+describe('Profiles and Presets submenus (issue 18)', () => {
+  const profiles = {
+    list: [
+      { name: 'glm', model: 'glm-4.6', usesProxy: false },
+      { name: 'proxy', model: null, usesProxy: true },
+    ],
+    default: 'glm',
+    presets: ['fast', 'deep'],
+  };
+
+  /** The items between the proxy lines and the cost line. */
+  const section = (menu: TrayMenuItem[]) => menu.slice(5, menu.findIndex((i) => i.type === 'normal' && i.label.startsWith('Today')) - 1);
+
+  it('a Profiles submenu of radio items (checked = default) and the Presets submenu of the default under it, after the proxy', () => {
+    const menu = buildTrayMenu(view({ profiles }));
+    expect(picture(menu).slice(0, 5)).toEqual(['Open window [open-window]', '---', 'Proxy stopped (disabled)', 'Start proxy [proxy-start]', '---']);
+    expect(section(menu)).toEqual([
+      {
+        type: 'submenu',
+        label: 'Profile: glm',
+        enabled: true,
+        items: [
+          { type: 'radio', label: 'glm · glm-4.6', checked: true, enabled: true, command: { kind: 'set-default', profile: 'glm' } },
+          { type: 'radio', label: 'proxy · via proxy', checked: false, enabled: true, command: { kind: 'set-default', profile: 'proxy' } },
+        ],
+      },
+      {
+        type: 'submenu',
+        label: 'Presets of glm',
+        enabled: true,
+        items: [
+          { type: 'normal', label: 'fast', enabled: true, command: { kind: 'apply-preset', profile: 'glm', preset: 'fast' } },
+          { type: 'normal', label: 'deep', enabled: true, command: { kind: 'apply-preset', profile: 'glm', preset: 'deep' } },
+        ],
+      },
+    ]);
+    expect(picture(menu).slice(-6)).toEqual(['---', 'Today: $1.23 (disabled)', 'No anomalies (disabled)', 'Refresh usage [usage-refresh]', '---', 'Quit Switchboard [quit]']);
+  });
+
+  it('no default: every radio unchecked, no Presets submenu', () => {
+    const items = section(buildTrayMenu(view({ profiles: { ...profiles, default: null, presets: null } })));
+    expect(items).toHaveLength(1);
+    const sub = items[0] as Extract<TrayMenuItem, { type: 'submenu' }>;
+    expect(sub.label).toBe('Profile: none chosen');
+    expect(sub.items.every((i) => i.type === 'radio' && !i.checked)).toBe(true);
+  });
+
+  it('empty, unreadable presets and no profiles say so instead of showing nothing', () => {
+    const sub = (p: TrayProfiles, i: number) => section(buildTrayMenu(view({ profiles: p })))[i] as Extract<TrayMenuItem, { type: 'submenu' }>;
+    const noPresets = sub({ ...profiles, presets: [] }, 1);
+    expect(noPresets.items).toEqual([{ type: 'normal', label: 'No presets', enabled: false }]);
+    const unreadable = sub({ ...profiles, presets: null }, 1);
+    expect(unreadable.items).toEqual([{ type: 'normal', label: 'Presets unavailable', enabled: false }]);
+    const none = sub({ list: [], default: null, presets: null }, 0);
+    expect(none.items).toEqual([{ type: 'normal', label: 'No profiles yet', enabled: false }]);
+    expect(picture(section(buildTrayMenu(view({ profiles: null }))))).toEqual(['Profiles unavailable (disabled)']);
+    expect(picture(buildTrayMenu(view({ profiles: undefined })))).not.toContain('Profiles unavailable (disabled)');
+  });
+
+  it('while a switch runs the radios are disabled; a running preset apply disables that preset only', () => {
+    const enabled = (i: TrayMenuItem) => i.type !== 'separator' && i.enabled;
+    const switching = section(buildTrayMenu(view({ profiles }, { pendingCommands: new Set(['set-default:proxy']) })));
+    expect((switching[0] as Extract<TrayMenuItem, { type: 'submenu' }>).items.map(enabled)).toEqual([false, false]);
+    const applying = section(buildTrayMenu(view({ profiles }, { pendingCommands: new Set(['apply-preset:glm/deep']) })));
+    expect((applying[1] as Extract<TrayMenuItem, { type: 'submenu' }>).items.map(enabled)).toEqual([true, false]);
+  });
+
+  it('the tooltip names the default profile', () => {
+    expect(trayTooltip(view({ profiles }))).toBe('Switchboard\nProfile: glm\nProxy stopped\nToday: $1.23');
+    expect(trayTooltip(view({ profiles: { ...profiles, default: null } }))).toBe('Switchboard\nProxy stopped\nToday: $1.23');
   });
 });

@@ -26,7 +26,7 @@ function view(status: Partial<AppStatus>): TrayView {
 }
 
 const picture = (items: TrayMenuItem[]) =>
-  items.map((i) => (i.type === 'separator' ? '---' : `${i.label}${i.action ? ` [${i.action}]` : ''}${i.enabled ? '' : ' (disabled)'}`));
+  items.map((i) => (i.type === 'separator' ? '---' : `${i.label}${i.type === 'normal' && i.action ? ` [${i.action}]` : ''}${i.enabled ? '' : ' (disabled)'}`));
 
 describe('tray menu: traffic lines', () => {
   it('requests per minute, error rate and the last error follow the proxy items', () => {

@@ -1,0 +1,69 @@
+import { spawn } from 'node:child_process';
+import os from 'node:os';
+import { findExecutable } from '../infra/find-executable.js';
+import { agentEnv, BASE_URL_KEYS, launchEnv } from '../services/profiles/launch-env.js';
+import { CliError } from './args.js';
+import { processIo, type CliIo } from './io.js';
+import { parseProfileArgs } from './profile-args.js';
+import { ProfileSource } from './profile-source.js';
+
+export const RUN_USAGE = `Usage: switchboard run [profile] [--agent BIN] [-- agent arguments...]
+
+Starts the coding agent with the profile's env on top of yours: every PROVIDER_<X> key is also
+set as ANTHROPIC_<X> (an ANTHROPIC_<X> written in the profile wins). Without a profile name the
+default profile is used (set it with \`switchboard use <profile>\`).
+
+Options:
+  --agent BIN    the agent to start (default: agent.binary in config.yaml, else claude)
+  -h, --help     show this help
+  --version      print Switchboard's version
+
+Stdio is the agent's; SIGINT, SIGTERM and SIGHUP are passed on to it. The exit code is the
+agent's (128 + signal number when a signal ended it); 2 when the profile or the agent cannot be
+used (unknown profile, no base URL, agent not found).
+
+Examples:
+  switchboard run glm
+  switchboard run -- -p "explain this repo"
+  switchboard run work --agent /opt/claude/bin/claude -- --resume
+`;
+
+const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/** `switchboard run`: the agent's exit code, or 2 (thrown as CliError) when it cannot be started. */
+export async function runRun(argv: string[], env: NodeJS.ProcessEnv = process.env, io: CliIo = processIo): Promise<number> {
+  const args = parseProfileArgs(argv, 'run', ['--agent']);
+  const source = new ProfileSource(env);
+  const profile = await source.resolve(args.profile);
+  const vars = launchEnv(profile.data.env);
+  if (!BASE_URL_KEYS.some((key) => (vars[key] ?? '').trim() !== '')) {
+    throw new CliError(`profile '${profile.name}' has no base URL: set PROVIDER_BASE_URL in ${source.paths.settings(profile.name)}`);
+  }
+  const binary = args.options['--agent'] ?? (await source.configured(async () => (await source.ctx.appConfig.read()).config.agent.binary));
+  const executable = await findExecutable(binary, env);
+  if (!executable) throw new CliError(`agent '${binary}' not found${binary.includes('/') ? '' : ' on PATH'} (set agent.binary in config.yaml or pass --agent)`);
+  return runAgent(executable, args.rest, agentEnv(profile.data.env, env), io);
+}
+
+/** Starts the agent with inherited stdio and waits for it, passing our signals on. */
+export function runAgent(executable: string, args: string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(executable, args, { stdio: 'inherit', env });
+    // A terminal's Ctrl-C reaches the whole foreground group, the agent included; forwarding it
+    // too matters when only we were signalled (kill, a supervisor). A TUI in raw mode reads Ctrl-C
+    // as a key, not a signal, so it never sees two.
+    const forward = (signal: NodeJS.Signals) => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    };
+    for (const signal of FORWARDED) process.on(signal, forward);
+    const done = (code: number) => {
+      for (const signal of FORWARDED) process.off(signal, forward);
+      resolve(code);
+    };
+    child.once('error', (err) => {
+      io.err(`switchboard: cannot start agent '${executable}': ${err.message}\n`);
+      done(2);
+    });
+    child.once('exit', (code, signal) => done(code ?? 128 + (signal ? (os.constants.signals[signal] ?? 0) : 0)));
+  });
+}

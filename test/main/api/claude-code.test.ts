@@ -1,0 +1,126 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../helpers/app.js';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app.stop());
+
+const settingsFile = () => path.join(app.agentDir, 'settings.json');
+const writeProfile = (profile: string, content: unknown) => fs.writeFile(path.join(app.home, `${profile}.settings.json`), JSON.stringify(content));
+const status = async () => (await app.json('GET', '/api/claude-code')).body;
+const apply = (profile: unknown) => app.json('POST', '/api/claude-code/apply', { profile });
+const undo = () => app.json('POST', '/api/claude-code/undo');
+
+const USER_FILE = `{
+  "model": "opus",
+  "permissions": { "allow": ["Bash(ls:*)"] },
+  "env": { "MY_OWN": "1", "ANTHROPIC_MODEL": "mine" }
+}
+`;
+
+describe('Claude Code settings', () => {
+  it('GET answers the path, no file, nothing applied, nothing to undo', async () => {
+    expect(await status()).toEqual({ path: settingsFile(), exists: false, applied: null, editedSince: false, canUndo: false });
+  });
+
+  it('POST undo with nothing recorded answers 404 Nothing to undo', async () => {
+    const res = await undo();
+    expect(res.status).toBe(404);
+    expect(res.body.error).toBe('Nothing to undo');
+  });
+
+  it('apply creates a missing file with the env as launched; undo removes it again', async () => {
+    await writeProfile('glm', { env: { PROVIDER_BASE_URL: 'https://api.z.ai/api/anthropic', PROVIDER_AUTH_TOKEN: 'z-tok', PROVIDER_MODEL: 'glm-4.6' } });
+    const res = await apply('glm');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      success: true,
+      path: settingsFile(),
+      profile: 'glm',
+      keys: ['ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_BASE_URL', 'ANTHROPIC_MODEL', 'PROVIDER_AUTH_TOKEN', 'PROVIDER_BASE_URL', 'PROVIDER_MODEL'],
+      backupPath: null,
+    });
+    const written = JSON.parse(await fs.readFile(settingsFile(), 'utf8'));
+    expect(written.env).toMatchObject({ ANTHROPIC_BASE_URL: 'https://api.z.ai/api/anthropic', ANTHROPIC_AUTH_TOKEN: 'z-tok', ANTHROPIC_MODEL: 'glm-4.6' });
+    expect((await fs.stat(settingsFile())).mode & 0o777).toBe(0o600);
+    const s = await status();
+    expect(s).toMatchObject({ exists: true, editedSince: false, canUndo: true, applied: { profile: 'glm', keys: res.body.keys } });
+    expect(await undo()).toEqual({ status: 200, body: { success: true, path: settingsFile(), restored: true } });
+    await expect(fs.stat(settingsFile())).rejects.toThrow();
+    expect(await status()).toMatchObject({ exists: false, applied: null, canUndo: false });
+  });
+
+  it('apply merges into an existing file keeping every other key and env entry; undo restores it byte for byte', async () => {
+    await fs.writeFile(settingsFile(), USER_FILE, { mode: 0o640 });
+    const res = await apply('glm');
+    expect(res.status).toBe(200);
+    expect(res.body.backupPath).toMatch(/backups\/claude-code-settings\.\d{8}T\d{9}Z\.json$/);
+    expect(await fs.readFile(res.body.backupPath, 'utf8')).toBe(USER_FILE);
+    const merged = JSON.parse(await fs.readFile(settingsFile(), 'utf8'));
+    expect(merged.model).toBe('opus');
+    expect(merged.permissions).toEqual({ allow: ['Bash(ls:*)'] });
+    expect(merged.env.MY_OWN).toBe('1');
+    expect(merged.env.ANTHROPIC_MODEL).toBe('glm-4.6');
+    expect((await fs.stat(settingsFile())).mode & 0o777).toBe(0o640);
+    expect((await undo()).status).toBe(200);
+    expect(await fs.readFile(settingsFile(), 'utf8')).toBe(USER_FILE);
+    expect((await fs.stat(settingsFile())).mode & 0o777).toBe(0o640);
+  });
+
+  it('applying another profile takes back the keys the first one wrote and the second does not set', async () => {
+    await fs.writeFile(settingsFile(), USER_FILE);
+    await writeProfile('bare', { env: { PROVIDER_BASE_URL: 'https://api.anthropic.com' } });
+    expect((await apply('glm')).status).toBe(200);
+    expect((await apply('bare')).status).toBe(200);
+    const env = JSON.parse(await fs.readFile(settingsFile(), 'utf8')).env;
+    expect(env).toEqual({ MY_OWN: '1', PROVIDER_BASE_URL: 'https://api.anthropic.com', ANTHROPIC_BASE_URL: 'https://api.anthropic.com' });
+    expect((await status()).applied.profile).toBe('bare');
+    // one level of undo: back to the file as glm left it
+    expect((await undo()).status).toBe(200);
+    expect(JSON.parse(await fs.readFile(settingsFile(), 'utf8')).env.ANTHROPIC_MODEL).toBe('glm-4.6');
+    await fs.writeFile(settingsFile(), USER_FILE);
+  });
+
+  it('says editedSince when the file changed after the apply, not when it was only touched', async () => {
+    expect((await apply('glm')).status).toBe(200);
+    const later = new Date(Date.now() + 5_000);
+    await fs.utimes(settingsFile(), later, later);
+    expect((await status()).editedSince).toBe(false);
+    const text = await fs.readFile(settingsFile(), 'utf8');
+    await fs.writeFile(settingsFile(), text.replace('"opus"', '"sonnet"'));
+    expect((await status()).editedSince).toBe(true);
+    // undo still restores the file before the apply; the edited one is backed up first
+    const backupsBefore = (await fs.readdir(path.join(app.home, 'backups'))).filter((n) => n.startsWith('claude-code-settings.')).length;
+    expect((await undo()).status).toBe(200);
+    expect(await fs.readFile(settingsFile(), 'utf8')).toBe(USER_FILE);
+    const backupsAfter = (await fs.readdir(path.join(app.home, 'backups'))).filter((n) => n.startsWith('claude-code-settings.')).length;
+    expect(backupsAfter).toBe(backupsBefore + 1);
+  });
+
+  it('answers 422 for a settings.json that is not JSON, an array, or whose env is no object, and never touches it', async () => {
+    for (const content of ['{"env": {', '[1,2]', '{"env": "x"}']) {
+      await fs.writeFile(settingsFile(), content);
+      const res = await apply('glm');
+      expect(res.status).toBe(422);
+      expect(res.body.error).toBe('Claude Code settings are not valid JSON');
+      expect(res.body.message).toContain(settingsFile());
+      expect(await fs.readFile(settingsFile(), 'utf8')).toBe(content);
+    }
+    await fs.writeFile(settingsFile(), USER_FILE);
+  });
+
+  it('answers 404 Settings not found and 400 Invalid profile name', async () => {
+    const missing = await apply('nobody');
+    expect(missing.status).toBe(404);
+    expect(missing.body.error).toBe('Settings not found');
+    for (const bad of ['../x', 'auth', 12, undefined]) {
+      const res = await apply(bad);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe('Invalid profile name');
+    }
+  });
+});
