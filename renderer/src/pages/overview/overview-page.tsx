@@ -20,7 +20,7 @@ export function OverviewPage() {
     <>
       <PageHeader title="Overview" subtitle="What it costs, what is left, what runs, and what needs attention." />
       <UpdateNotice />
-      <SpendCards scanning={scan.scanning} progress={scan.progress} />
+      <SpendCards scan={scan} />
       <div class="grid-2">
         <QuotaCards />
         <TrafficCard />
@@ -30,7 +30,7 @@ export function OverviewPage() {
         <DefaultProfileCard />
       </div>
       <div class="grid-2">
-        <RecentAnomalies scanning={scan.scanning} progress={scan.progress} />
+        <RecentAnomalies scan={scan} />
         <BridgeControl status={bridge} showLink />
       </div>
     </>

@@ -1,5 +1,5 @@
 import { api } from '../../api.js';
-import type { Insights, ScanProgress } from '../../api-types.js';
+import type { Insights } from '../../api-types.js';
 import { ErrorNotice, Loading } from '../../components/notice.js';
 import { useLiveReload } from '../../lib/live.js';
 import { href } from '../../lib/router.js';
@@ -7,11 +7,13 @@ import { pending, useResource } from '../../lib/use-resource.js';
 import { AnomalyList } from '../usage/anomaly-list.js';
 import { useUsageZone } from '../usage/use-usage-zone.js';
 import { ScanNote } from './scan-note.js';
+import type { ScanState } from './use-scan-status.js';
 
 /** The latest five anomalies with the baseline they were judged against (as on Usage). */
-export function RecentAnomalies(props: { scanning: boolean; progress: ScanProgress | null }) {
+export function RecentAnomalies(props: { scan: ScanState }) {
   const zone = useUsageZone();
-  const insights = useResource(() => (zone ? api.usageInsights({ tz: zone }) : pending<Insights>()), [zone]);
+  const { scanning, progress, settled } = props.scan;
+  const insights = useResource(() => (zone && settled ? api.usageInsights({ tz: zone }) : pending<Insights>()), [zone, settled]);
   useLiveReload(['anomaly', 'usage-refreshed'], () => void insights.reload(), 0);
   const d = insights.data;
   return (
@@ -21,7 +23,7 @@ export function RecentAnomalies(props: { scanning: boolean; progress: ScanProgre
         <a href={href('usage')}>All usage</a>
       </header>
       <ErrorNotice error={insights.error} />
-      {!d && !insights.error ? props.scanning ? <ScanNote progress={props.progress} /> : <Loading what="anomalies" /> : null}
+      {!d && !insights.error ? scanning ? <ScanNote progress={progress} /> : <Loading what="anomalies" /> : null}
       {d ? <AnomalyList anomalies={d.anomalies.slice(0, 5)} baseline={d.baseline} /> : null}
     </section>
   );

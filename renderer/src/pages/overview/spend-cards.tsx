@@ -1,6 +1,6 @@
 import { useMemo } from 'preact/hooks';
 import { api } from '../../api.js';
-import type { ScanProgress, UsageSummary } from '../../api-types.js';
+import type { UsageSummary } from '../../api-types.js';
 import { ErrorNotice, Loading } from '../../components/notice.js';
 import { compactDay, formatCompact, formatCost, isoDay, systemTimeZone } from '../../lib/format.js';
 import { useLiveReload } from '../../lib/live.js';
@@ -11,9 +11,11 @@ import { useUsageZone } from '../usage/use-usage-zone.js';
 import { ScanNote } from './scan-note.js';
 import { Sparkline } from './sparkline.js';
 import { fillDays } from './spend-days.js';
+import type { ScanState } from './use-scan-status.js';
 
 /** Today, the last 7 days and this month, a 30-day line and the week's top model. */
-export function SpendCards(props: { scanning: boolean; progress: ScanProgress | null }) {
+export function SpendCards(props: { scan: ScanState }) {
+  const { scanning, progress, settled } = props.scan;
   const known = useUsageZone();
   const zone = known ?? systemTimeZone();
   const today = isoDay(new Date(), zone);
@@ -21,16 +23,18 @@ export function SpendCards(props: { scanning: boolean; progress: ScanProgress | 
   const month = presetRange('month', zone);
   const thirty = presetRange('30d', zone);
   const when = <T,>(fetch: () => Promise<T>) => (known ? fetch() : pending<T>());
+  // Today's read starts a first scan; the others wait until it is done (see ScanState.settled).
+  const later = <T,>(fetch: () => Promise<T>) => (known && settled ? fetch() : pending<T>());
   const range = (r: { from: string; to: string }) => ({ tz: zone, since: compactDay(r.from), until: compactDay(r.to) });
   const day = useResource(() => when(() => api.usageSummary(range({ from: today, to: today }))), [known, today]);
-  const last7 = useResource(() => when(() => api.usageSummary(range(week))), [known, today]);
-  const mon = useResource(() => when(() => api.usageSummary(range(month))), [known, today]);
-  const daily = useResource(() => when(() => api.usageDaily(range(thirty))), [known, today]);
-  const models = useResource(() => when(() => api.usageModels(range(week))), [known, today]);
+  const last7 = useResource(() => later(() => api.usageSummary(range(week))), [known, today, settled]);
+  const mon = useResource(() => later(() => api.usageSummary(range(month))), [known, today, settled]);
+  const daily = useResource(() => later(() => api.usageDaily(range(thirty))), [known, today, settled]);
+  const models = useResource(() => later(() => api.usageModels(range(week))), [known, today, settled]);
   useLiveReload(['usage-refreshed'], () => [day, last7, mon, daily, models].forEach((r) => void r.reload()), 60_000);
   const points = useMemo(() => (daily.data ? fillDays(daily.data.daily, thirty.from, thirty.to) : null), [daily.data, thirty.from, thirty.to]);
   const top = models.data?.models.reduce<(typeof models.data.models)[number] | null>((best, m) => (!best || m.cost > best.cost ? m : best), null);
-  const wait = props.scanning ? <ScanNote progress={props.progress} /> : <Loading />;
+  const wait = scanning ? <ScanNote progress={progress} /> : <Loading />;
 
   return (
     <section aria-label="Spend" class="cards">
