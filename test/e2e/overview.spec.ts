@@ -36,12 +36,13 @@ test.describe('while the first scan runs', () => {
     test.setTimeout(90_000);
     await page.goto(`${app.url}/#/overview`);
     const today = page.getByTestId('cost-today');
-    await expect(today.getByTestId('scan-progress')).toContainText(/Reading usage logs… \d+ of \d+ files/);
+    await expect(page.getByRole('region', { name: 'Spend' }).getByTestId('scan-progress')).toContainText(/Reading usage logs… \d+ of \d+ files/);
+    await expect(today.getByTestId('scan-wait')).toHaveText('Counting…');
     await expect(today).not.toContainText('$');
     await expect(page.getByTestId('cost-month')).not.toContainText('$0.00');
     await page.screenshot({ path: `${SHOTS}/overview-scanning.png`, fullPage: true });
     await expect(today.locator('.card-value')).toHaveText(/^\$/, { timeout: 60_000 });
-    await expect(today.getByTestId('scan-progress')).toHaveCount(0);
+    await expect(page.getByTestId('scan-progress')).toHaveCount(0);
     const summary = await apiGet<{ totalCost: number }>(page, `/api/usage/summary?since=${localDay()}&until=${localDay()}`);
     await expect(today.locator('.card-value')).toHaveText(usd.format(summary.totalCost));
   });

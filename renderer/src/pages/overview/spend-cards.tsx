@@ -34,10 +34,22 @@ export function SpendCards(props: { scan: ScanState }) {
   useLiveReload(['usage-refreshed'], () => [day, last7, mon, daily, models].forEach((r) => void r.reload()), 60_000);
   const points = useMemo(() => (daily.data ? fillDays(daily.data.daily, thirty.from, thirty.to) : null), [daily.data, thirty.from, thirty.to]);
   const top = models.data?.models.reduce<(typeof models.data.models)[number] | null>((best, m) => (!best || m.cost > best.cost ? m : best), null);
-  const wait = scanning ? <ScanNote progress={progress} /> : <Loading />;
+  // While the first scan runs each card says so in a word; the progress shows once, above them.
+  const wait = scanning ? (
+    <p class="muted card-wait" data-testid="scan-wait">
+      Counting…
+    </p>
+  ) : (
+    <Loading />
+  );
 
   return (
     <section aria-label="Spend" class="cards">
+      {scanning ? (
+        <div class="card-foot scan-banner">
+          <ScanNote progress={progress} />
+        </div>
+      ) : null}
       <CostCard label="Today" res={day} wait={wait} testId="cost-today" />
       <CostCard label="Last 7 days" res={last7} wait={wait} testId="cost-week" />
       <CostCard label="This month" res={mon} wait={wait} testId="cost-month" />
@@ -47,7 +59,7 @@ export function SpendCards(props: { scan: ScanState }) {
         <ErrorNotice error={daily.error} />
       </div>
       <div class="card" data-testid="top-model">
-        <h2 class="card-label">Top model this week</h2>
+        <h2 class="card-label">Top model, 7 days</h2>
         {top ? (
           <>
             <p class="card-value-small">
