@@ -1,4 +1,5 @@
 import type { AppEventMap } from '../services/events.js';
+import type { TrafficStatus } from './status-source.js';
 import type { ApiActionId } from './tray-menu.js';
 
 /**
@@ -6,7 +7,7 @@ import type { ApiActionId } from './tray-menu.js';
  * to start, new anomaly. Decided by pure functions from events, so the rules are tested here and
  * the Electron side only shows what they return.
  */
-export type NoticeKind = 'proxy-exited' | 'proxy-start-failed' | 'bridge-start-failed' | 'anomaly' | 'profile-switch-failed';
+export type NoticeKind = 'proxy-exited' | 'proxy-start-failed' | 'bridge-start-failed' | 'anomaly' | 'error-rate' | 'profile-switch-failed';
 
 export interface DesktopNotice {
   kind: NoticeKind;
@@ -46,6 +47,40 @@ export function noticeForActionFailure(action: ApiActionId, reason: string): Des
   if (action === 'proxy-start') return { kind: 'proxy-start-failed', title: 'Proxy failed to start', body: reason };
   if (action === 'bridge-start') return { kind: 'bridge-start-failed', title: 'Bridge failed to start', body: reason };
   return undefined;
+}
+
+/** Below this many requests in the hour a rate says little (one failure of two is 50 %). */
+export const ERROR_RATE_MIN_REQUESTS = 5;
+/** Once noticed, the rate must fall below this share of the threshold before it can notify again. */
+export const ERROR_RATE_REARM = 0.8;
+
+/**
+ * `desktop.error_rate_notice` (issue 19): one notice when the last hour's error rate crosses the
+ * threshold, then none until it has fallen clearly below it again (so a rate hovering around the
+ * threshold does not notify on every read). `above` is the state to pass to the next call. An
+ * unreadable status changes nothing; a threshold of null (the default) is off.
+ */
+export function errorRateCheck(
+  threshold: number | null | undefined,
+  traffic: TrafficStatus | null | undefined,
+  wasAbove: boolean,
+): { above: boolean; notice?: DesktopNotice } {
+  if (threshold == null || !(threshold > 0)) return { above: false };
+  if (!traffic) return { above: wasAbove };
+  const rate = traffic.errorRate;
+  if (rate === null || traffic.hourRequests < ERROR_RATE_MIN_REQUESTS) return { above: false };
+  if (rate < threshold) return { above: wasAbove && rate >= threshold * ERROR_RATE_REARM };
+  if (wasAbove) return { above: true };
+  const last = traffic.lastError;
+  const lastText = last ? ` Last: ${last.status}${last.model ? ` ${last.model}` : ''} at ${last.at}${last.message ? ` — ${last.message}` : ''}` : '';
+  return {
+    above: true,
+    notice: {
+      kind: 'error-rate',
+      title: `Proxy error rate ${Math.round(rate * 100)}%`,
+      body: `${traffic.hourErrors} of ${traffic.hourRequests} requests failed in the last hour (notice at ${Math.round(threshold * 100)}%).${lastText}`.slice(0, 250),
+    },
+  };
 }
 
 /**

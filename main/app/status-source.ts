@@ -14,8 +14,29 @@ export interface AppStatus {
   todayCost: number | null;
   anomalies: number | null;
   desktop: DesktopPrefs | null;
+  /** The proxy's request log figures (issue 19); null when the stats endpoint did not answer. */
+  traffic?: TrafficStatus | null;
   /** Profiles to switch between; absent when the source does not read them (null = unavailable). */
   profiles?: TrayProfiles | null;
+}
+
+export interface TrafficStatus {
+  /** Average over the last 5 minutes. */
+  requestsPerMinute: number;
+  /** 0–1 over the last 60 minutes; null without requests. */
+  errorRate: number | null;
+  /** Requests and failures in the last 60 minutes (the error rate's sample). */
+  hourRequests: number;
+  hourErrors: number;
+  lastError: LastRequestError | null;
+}
+
+export interface LastRequestError {
+  status: number;
+  model: string | null;
+  message: string | null;
+  /** `HH:MM` in the usage timezone (the system zone when empty). */
+  at: string;
 }
 
 export interface ProxyStatus {
@@ -36,6 +57,8 @@ export interface BridgeStatus {
 export interface DesktopPrefs {
   notifications: boolean;
   launchAtLogin: boolean;
+  /** `desktop.error_rate_notice`: notify above this error rate (0–1); null = off. */
+  errorRateNotice?: number | null;
 }
 
 export interface StatusSource {
@@ -54,7 +77,7 @@ const configSchema = z.looseObject({
   config: z.looseObject({
     usage: z.looseObject({ timezone: z.string() }).partial().optional(),
     cursor: z.looseObject({ enabled: z.boolean() }).partial().optional(),
-    desktop: z.looseObject({ notifications: z.boolean(), launch_at_login: z.boolean() }).partial().optional(),
+    desktop: z.looseObject({ notifications: z.boolean(), launch_at_login: z.boolean(), error_rate_notice: z.number().nullable() }).partial().optional(),
   }),
 });
 const profilesSchema = z.looseObject({
@@ -64,6 +87,20 @@ const profilesSchema = z.looseObject({
 const presetsSchema = z.looseObject({ presets: z.array(z.looseObject({ name: z.string() })) });
 const summarySchema = z.looseObject({ totalCost: z.number() });
 const insightsSchema = z.looseObject({ anomalies: z.array(z.unknown()) });
+const statsSchema = z.looseObject({
+  perMinute: z.array(z.looseObject({ requests: z.number(), errors: z.number() })),
+  requestsPerMinute: z.number(),
+  errorRate: z.number().nullable(),
+  lastError: z
+    .looseObject({
+      time: z.number(),
+      status: z.number(),
+      modelRequested: z.string().nullish(),
+      modelSent: z.string().nullish(),
+      error: z.string().nullish(),
+    })
+    .nullable(),
+});
 
 export function createHttpStatusSource(api: ApiClient, now: () => Date = () => new Date()): StatusSource {
   return {
@@ -75,9 +112,10 @@ export function createHttpStatusSource(api: ApiClient, now: () => Date = () => n
         readProfiles(api),
       ]);
       const today = dayIn(config?.config.usage?.timezone ?? '', now());
-      const [summary, insights] = await Promise.all([
+      const [summary, insights, stats] = await Promise.all([
         getParsed(api, `/api/usage/summary?since=${today}&until=${today}`, summarySchema),
         getParsed(api, '/api/usage/insights', insightsSchema),
+        getParsed(api, '/api/proxy/requests/stats', statsSchema),
       ]);
       return {
         proxy: proxy ? { running: proxy.running, port: proxy.port, sessionCount: proxy.sessionCount } : null,
@@ -88,8 +126,10 @@ export function createHttpStatusSource(api: ApiClient, now: () => Date = () => n
           ? {
               notifications: config.config.desktop?.notifications ?? true,
               launchAtLogin: config.config.desktop?.launch_at_login ?? false,
+              errorRateNotice: config.config.desktop?.error_rate_notice ?? null,
             }
           : null,
+        traffic: stats ? trafficStatus(stats, config?.config.usage?.timezone ?? '') : null,
         profiles,
       };
     },
@@ -122,6 +162,19 @@ function bridgeStatus(status: z.output<typeof bridgeSchema> | null, enabledInCon
   return enabledInConfig === undefined ? null : { enabled: enabledInConfig, daemonRunning: null };
 }
 
+function trafficStatus(stats: z.output<typeof statsSchema>, timeZone: string): TrafficStatus {
+  const last = stats.lastError;
+  return {
+    requestsPerMinute: stats.requestsPerMinute,
+    errorRate: stats.errorRate,
+    hourRequests: stats.perMinute.reduce((n, m) => n + m.requests, 0),
+    hourErrors: stats.perMinute.reduce((n, m) => n + m.errors, 0),
+    lastError: last
+      ? { status: last.status, model: last.modelRequested ?? last.modelSent ?? null, message: last.error ?? null, at: clockIn(timeZone, new Date(last.time)) }
+      : null,
+  };
+}
+
 async function getParsed<T extends z.ZodType>(api: ApiClient, path: string, schema: T): Promise<z.output<T> | null> {
   const answer = await api.get(path);
   if (!answer.ok) return null;
@@ -139,4 +192,16 @@ export function dayIn(timeZone: string, date: Date): string {
   }
   const part = (type: string) => format.formatToParts(date).find((p) => p.type === type)?.value ?? '';
   return `${part('year')}${part('month')}${part('day')}`;
+}
+
+/** `HH:MM` (24 h) of `date` in an IANA zone; an empty or unknown zone means the system zone. */
+export function clockIn(timeZone: string, date: Date): string {
+  const options: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' };
+  let format: Intl.DateTimeFormat;
+  try {
+    format = new Intl.DateTimeFormat('en-GB', { ...options, timeZone: timeZone || undefined });
+  } catch {
+    format = new Intl.DateTimeFormat('en-GB', options);
+  }
+  return format.format(date);
 }

@@ -1,7 +1,7 @@
 import type { Logger } from '../infra/logger.js';
 import type { AppEvents } from '../services/events.js';
 import { describeFailure, type ApiClient } from './api-client.js';
-import { createNoticeGate, noticeForActionFailure, noticeForAnomaly, noticeForChildEvent, type ChildEvent, type DesktopNotice } from './notifications.js';
+import { createNoticeGate, errorRateCheck, noticeForActionFailure, noticeForAnomaly, noticeForChildEvent, type ChildEvent, type DesktopNotice } from './notifications.js';
 import type { AppStatus, StatusSource } from './status-source.js';
 import {
   buildTrayMenu,
@@ -69,6 +69,8 @@ export class TrayController {
   private refreshAgain = false;
   private timer: NodeJS.Timeout | undefined;
   private lastFrame = '';
+  /** Whether the error rate was above `desktop.error_rate_notice` at the last read. */
+  private errorRateAbove = false;
 
   constructor(private readonly deps: TrayControllerDeps) {
     this.gate = createNoticeGate(deps.now ?? Date.now);
@@ -119,6 +121,7 @@ export class TrayController {
       do {
         this.refreshAgain = false;
         this.status = await this.deps.source.read().catch(() => UNKNOWN);
+        this.checkErrorRate();
         this.render();
       } while (this.refreshAgain);
     })().finally(() => {
@@ -175,6 +178,14 @@ export class TrayController {
     else this.bridgeEvent = overlay;
     this.render();
     void this.refresh();
+  }
+
+  private checkErrorRate(): void {
+    // An unreadable config says nothing about the setting: keep the state until the next read.
+    if (!this.status.desktop) return;
+    const check = errorRateCheck(this.status.desktop?.errorRateNotice, this.status.traffic, this.errorRateAbove);
+    this.errorRateAbove = check.above;
+    if (check.notice) this.notify(check.notice);
   }
 
   private notify(notice: DesktopNotice): void {

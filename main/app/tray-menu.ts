@@ -1,4 +1,4 @@
-import type { AppStatus } from './status-source.js';
+import type { AppStatus, TrafficStatus } from './status-source.js';
 import { profileItems } from './tray-profiles.js';
 
 /**
@@ -40,7 +40,7 @@ export type TrayIconState = 'running' | 'stopped' | 'error';
 const SEPARATOR: TrayMenuItem = { type: 'separator' };
 
 export function buildTrayMenu(view: TrayView): TrayMenuItem[] {
-  const items: TrayMenuItem[] = [item('Open window', 'open-window'), SEPARATOR, ...proxyItems(view)];
+  const items: TrayMenuItem[] = [item('Open window', 'open-window'), SEPARATOR, ...proxyItems(view), ...trafficItems(view.status.traffic)];
   if (view.status.bridge?.enabled) items.push(SEPARATOR, ...bridgeItems(view));
   // Switching (issue 18) sits after the children it may route through, before the usage lines.
   const profiles = profileItems(view.status.profiles, view.pendingCommands ?? new Set());
@@ -101,8 +101,29 @@ export function trayTooltip(view: TrayView): string {
   const [proxyLine] = proxyItems(view);
   const label = proxyLine?.type === 'normal' ? proxyLine.label : '';
   const profile = view.status.profiles?.default ? `Profile: ${view.status.profiles.default}\n` : '';
+  const traffic = trafficItems(view.status.traffic).map((i) => (i.type === 'normal' ? `\n${i.label}` : '')).join('');
   // Windows cuts tooltips at 127 characters.
-  return `Switchboard\n${profile}${label}\n${costLine(view.status.todayCost)}`.slice(0, 127);
+  return `Switchboard\n${profile}${label}\n${costLine(view.status.todayCost)}${traffic}`.slice(0, 127);
+}
+
+/**
+ * Requests per minute and error rate, then the last error (issue 19). Absent (`undefined`)
+ * when the status was not read with traffic; "unavailable" when the stats could not be read.
+ */
+function trafficItems(traffic: TrafficStatus | null | undefined): TrayMenuItem[] {
+  if (traffic === undefined) return [];
+  if (traffic === null) return [info('Requests unavailable')];
+  const items = [info(requestsLine(traffic))];
+  const last = traffic.lastError;
+  if (last) items.push(info(shorten(`Last error: ${last.status}${last.model ? ` ${last.model}` : ''} at ${last.at}${last.message ? ` · ${last.message}` : ''}`, 70)));
+  return items;
+}
+
+export function requestsLine(t: Pick<TrafficStatus, 'requestsPerMinute' | 'errorRate'>): string {
+  if (t.errorRate === null) return 'Requests: none in the last hour';
+  const rpm = t.requestsPerMinute === 0 ? '0' : t.requestsPerMinute < 10 ? t.requestsPerMinute.toFixed(1) : String(Math.round(t.requestsPerMinute));
+  const pct = t.errorRate > 0 && t.errorRate < 0.01 ? '<1' : String(Math.round(t.errorRate * 100));
+  return `Requests: ${rpm}/min · ${pct}% errors (1 h)`;
 }
 
 /** The icon shows the proxy state by shape (template icons on macOS carry no colour). */

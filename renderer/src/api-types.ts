@@ -50,6 +50,7 @@ import type {
   statusResponse,
   summaryResponse,
 } from '../../main/api/schemas/usage-responses.js';
+import type { requestLogResponse, requestStatsResponse } from '../../main/api/schemas/traffic.js';
 import type {
   sharedContentResponse,
   sharedLinkResponse,
@@ -176,3 +177,20 @@ export type ClaudeCodeState = Body<typeof claudeCodeStatusResponse>;
 export type ClaudeCodeApplied = Body<typeof claudeCodeApplyResponse>;
 export type ClaudeCodeUndone = Body<typeof claudeCodeUndoResponse>;
 export type RoutedThroughProxy = Body<typeof routeThroughProxyResponse>;
+
+/** The proxy request log (issue 19). */
+export type RequestList = Body<typeof requestLogResponse>;
+export type RequestEntry = RequestList['requests'][number];
+export type RequestStats = Body<typeof requestStatsResponse>;
+export type RequestMinute = RequestStats['perMinute'][number];
+/** Filters of GET /api/proxy/requests; empty values are left out of the query. */
+export interface RequestFilters {
+  status?: string;
+  model?: string;
+  upstream?: string;
+  since?: string;
+  limit?: number;
+}
+
+/** Issue 20's scan progress and anomaly baseline, as the usage status and insights give them. */
+export type InsightsBaseline = Insights['baseline'];

@@ -129,6 +129,8 @@ export const api = {
   authFileUrl: (name: string) => withQuery('/api/proxy/auth-files/download', { name }),
   quota: (provider: string, accountId: string) =>
     json<T.Quota>('GET', `/api/proxy/quota/${enc(provider)}/${enc(accountId)}`),
+  proxyRequests: (q: T.RequestFilters) => json<T.RequestList>('GET', '/api/proxy/requests', undefined, { ...q }),
+  proxyRequestStats: () => json<T.RequestStats>('GET', '/api/proxy/requests/stats'),
 
   usageSummary: (q: UsageQuery) => json<T.UsageSummary>('GET', '/api/usage/summary', undefined, { ...q }),
   usageDaily: (q: UsageQuery) => json<{ daily: T.DailyEntry[] }>('GET', '/api/usage/daily', undefined, { ...q }),

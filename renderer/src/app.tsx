@@ -3,10 +3,11 @@ import icon from '../../resources/icon.png';
 import { ErrorBoundary } from './components/error-boundary.js';
 import { useAppVersion } from './lib/desktop.js';
 import { href, useRoute } from './lib/router.js';
-import { OverviewPage } from './pages/overview.js';
+import { OverviewPage } from './pages/overview/overview-page.js';
 import { UsagePage } from './pages/usage/usage-page.js';
 import { ProfilesPage } from './pages/profiles/profiles-page.js';
 import { ProxyPage } from './pages/proxy/proxy-page.js';
+import { TrafficPage } from './pages/traffic/traffic-page.js';
 import { BridgePage } from './pages/bridge/bridge-page.js';
 import { SharedPage } from './pages/shared-page.js';
 import { AgentToolPage } from './pages/agent-tool-page.js';
@@ -23,7 +24,8 @@ const PAGES: PageDef[] = [
   { id: 'overview', title: 'Overview', icon: '◎', render: () => <OverviewPage /> },
   { id: 'usage', title: 'Usage', icon: '▤', render: () => <UsagePage /> },
   { id: 'profiles', title: 'Profiles', icon: '☰', render: (rest) => <ProfilesPage selected={rest[0]} /> },
-  { id: 'proxy', title: 'Proxy', icon: '⇄', render: (rest) => <ProxyPage section={rest[0]} /> },
+  { id: 'proxy', title: 'Proxy', icon: '⇄', render: (rest) => <ProxyPage section={rest[0]} item={rest[1]} /> },
+  { id: 'traffic', title: 'Traffic', icon: '≋', render: () => <TrafficPage /> },
   { id: 'bridge', title: 'Bridge', icon: '⌁', render: () => <BridgePage /> },
   { id: 'shared', title: 'Shared data', icon: '❏', render: () => <SharedPage /> },
   { id: 'agent-tool', title: 'Agent tool', icon: '⚙', render: () => <AgentToolPage /> },

@@ -32,6 +32,7 @@ const VIEWS: Array<{ name: string; hash: string; heading: string; ready?: string
   { name: 'proxy-auth', hash: '#/proxy/auth', heading: 'Proxy', ready: '#auth-title' },
   { name: 'proxy-quota', hash: '#/proxy/quota', heading: 'Proxy', ready: '#quota-account' },
   { name: 'proxy-tokens', hash: '#/proxy/tokens', heading: 'Proxy', ready: '[data-testid="api-key-value"]' },
+  { name: 'traffic', hash: '#/traffic', heading: 'Traffic', ready: '[data-testid="traffic-empty"]' },
   { name: 'bridge', hash: '#/bridge', heading: 'Editor bridge', ready: '#bridge-port' },
   {
     name: 'shared',

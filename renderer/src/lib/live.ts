@@ -5,8 +5,8 @@ import { useEffect, useRef, useState } from 'preact/hooks';
  * closed while it is hidden. Views that need fresh data subscribe to event names; when the
  * event stream is unavailable they fall back to a poll that also runs only while visible.
  */
-export type LiveEvent = 'proxy-state' | 'bridge-state' | 'usage-refreshed' | 'anomaly' | 'config-changed' | 'profiles';
-const EVENT_NAMES: LiveEvent[] = ['proxy-state', 'bridge-state', 'usage-refreshed', 'anomaly', 'config-changed', 'profiles'];
+export type LiveEvent = 'proxy-state' | 'bridge-state' | 'usage-refreshed' | 'anomaly' | 'config-changed' | 'proxy-request' | 'profiles';
+const EVENT_NAMES: LiveEvent[] = ['proxy-state', 'bridge-state', 'usage-refreshed', 'anomaly', 'config-changed', 'proxy-request', 'profiles'];
 
 type Listener = (name: LiveEvent, data: unknown) => void;
 const listeners = new Set<Listener>();
@@ -137,4 +137,26 @@ export function useNow(ms = 1000): number {
     return () => clearInterval(timer);
   }, [visible, ms]);
   return now;
+}
+
+/**
+ * `useLiveReload` for busy events (one `proxy-request` per finished request): reloads at most
+ * once per `minGapMs`, trailing, so a burst of a thousand requests is one or two reads.
+ */
+export function useThrottledLiveReload(events: LiveEvent[], reload: () => void, minGapMs: number, fallbackMs = 0): void {
+  const latest = useRef(reload);
+  latest.current = reload;
+  const state = useRef<{ last: number; timer: ReturnType<typeof setTimeout> | null }>({ last: 0, timer: null });
+  useEffect(() => () => void (state.current.timer && clearTimeout(state.current.timer)), []);
+  const throttled = () => {
+    const s = state.current;
+    if (s.timer) return;
+    const wait = Math.max(0, s.last + minGapMs - Date.now());
+    s.timer = setTimeout(() => {
+      s.timer = null;
+      s.last = Date.now();
+      latest.current();
+    }, wait);
+  };
+  useLiveReload(events, throttled, fallbackMs);
 }

@@ -2,7 +2,8 @@
 export interface ConfigField {
   path: string;
   label: string;
-  kind: 'text' | 'bool' | 'zone';
+  /** `percent` edits a 0–1 fraction as 1–100; empty stores null (off). */
+  kind: 'text' | 'bool' | 'zone' | 'percent';
   hint?: string;
 }
 
@@ -33,6 +34,12 @@ export const CONFIG_GROUPS: Array<{ title: string; fields: ConfigField[] }> = [
     fields: [
       { path: 'desktop.launch_at_login', label: 'Launch at login', kind: 'bool' },
       { path: 'desktop.notifications', label: 'Desktop notifications', kind: 'bool' },
+      {
+        path: 'desktop.error_rate_notice',
+        label: 'Notify when the proxy error rate reaches (%)',
+        kind: 'percent',
+        hint: 'Over the last hour, at least 5 requests; once until it falls again. Empty = off.',
+      },
     ],
   },
 ];

@@ -13,6 +13,13 @@ export function ConfigInput(props: { field: ConfigField; value: unknown; onChang
       </label>
     );
   }
+  if (f.kind === 'percent') {
+    return (
+      <Field id={id} label={f.label} hint={f.hint} error={props.error}>
+        {(a) => <input {...a} type="number" min={1} max={100} step={1} inputMode="decimal" value={percentText(props.value)} onInput={(e) => props.onChange(fromPercent(e.currentTarget.value))} />}
+      </Field>
+    );
+  }
   return (
     <Field id={id} label={f.label} hint={f.hint} error={props.error}>
       {(a) => (
@@ -29,4 +36,17 @@ export function ConfigInput(props: { field: ConfigField; value: unknown; onChang
       )}
     </Field>
   );
+}
+
+/** 0.2 → "20"; null or absent → "" (off). */
+export function percentText(value: unknown): string {
+  return typeof value === 'number' ? String(Math.round(value * 10_000) / 100) : '';
+}
+
+/** "20" → 0.2, "" → null; anything else goes to the server as typed, which names the problem. */
+export function fromPercent(text: string): unknown {
+  const t = text.trim();
+  if (!t) return null;
+  const n = Number(t);
+  return Number.isFinite(n) ? Math.round(n * 100) / 10_000 : t;
 }

@@ -100,6 +100,9 @@ describe('GET and PUT /api/config', () => {
     ['an empty binary', (c: any) => void (c.agent_tool.binary = ''), 'agent_tool.binary: Too small: expected string to have >=1 characters'],
     ['a missing section', (c: any) => void delete c.usage, 'usage: required section missing (send the whole config as GET /api/config returns it)'],
     ['a section that is not an object', (c: any) => void (c.desktop = true), 'desktop: required section missing (send the whole config as GET /api/config returns it)'],
+    ['an error-rate notice above 1', (c: any) => void (c.desktop.error_rate_notice = 1.5), 'desktop.error_rate_notice: Too big: expected number to be <=1'],
+    ['an error-rate notice of 0', (c: any) => void (c.desktop.error_rate_notice = 0), 'desktop.error_rate_notice: Too small: expected number to be >0'],
+    ['an error-rate notice as text', (c: any) => void (c.desktop.error_rate_notice = '20%'), 'desktop.error_rate_notice: Invalid input: expected number, received string'],
   ])('PUT 400 Invalid config for %s, naming the path, writing nothing', async (_name, mutate, message) => {
     const before = await readYaml(app);
     const { body } = await app.json('GET', '/api/config');
@@ -108,6 +111,22 @@ describe('GET and PUT /api/config', () => {
     const res = await app.json('PUT', '/api/config', { config });
     expect(res).toEqual({ status: 400, body: { error: 'Invalid config', message } });
     expect(await readYaml(app)).toBe(before);
+  });
+
+  it('desktop.error_rate_notice is off (absent) by default, saved as a fraction, and null turns it off again', async () => {
+    const { body } = await app.json('GET', '/api/config');
+    expect(body.config.desktop.error_rate_notice).toBeUndefined();
+    const on = structuredClone(body.config);
+    on.desktop.error_rate_notice = 0.25;
+    const saved = await app.json('PUT', '/api/config', { config: on });
+    expect(saved.status).toBe(200);
+    expect(saved.body.config.desktop.error_rate_notice).toBe(0.25);
+    expect(await readYaml(app)).toContain('error_rate_notice: 0.25');
+    const off = structuredClone(saved.body.config);
+    off.desktop.error_rate_notice = null;
+    const cleared = await app.json('PUT', '/api/config', { config: off });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.config.desktop.error_rate_notice).toBeNull();
   });
 
   it.each([

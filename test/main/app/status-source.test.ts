@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient, describeFailure } from '../../../main/app/api-client.js';
-import { createHttpStatusSource, dayIn } from '../../../main/app/status-source.js';
+import { clockIn, createHttpStatusSource, dayIn } from '../../../main/app/status-source.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { startFakeApi, type FakeApi } from '../../fixtures/fake-api.js';
 
@@ -38,6 +38,18 @@ describe('createHttpStatusSource', () => {
     api.set('GET /api/config', configAnswer({ desktop: { notifications: false, launch_at_login: true } }));
     api.set('GET /api/usage/summary?since=20260101&until=20260101', { status: 200, body: { totalCost: 4.5, totalTokens: 10 } });
     api.set('GET /api/usage/insights', { status: 200, body: { anomalies: [{ type: 'cost_spike' }, { type: 'high_input' }], thresholds: {} } });
+    api.set('GET /api/proxy/requests/stats', {
+      status: 200,
+      body: {
+        perMinute: [
+          { minute: 1, requests: 8, errors: 1 },
+          { minute: 2, requests: 4, errors: 2 },
+        ],
+        requestsPerMinute: 2.4,
+        errorRate: 0.25,
+        lastError: { id: 'r1', time: Date.parse('2026-01-01T11:58:30Z'), status: 502, modelRequested: 'gpt-4o', modelSent: 'gpt-4o-2024', error: 'upstream connection refused' },
+      },
+    });
     api.set('GET /api/profiles', {
       status: 200,
       body: {
@@ -55,7 +67,14 @@ describe('createHttpStatusSource', () => {
       bridge: { enabled: true, daemonRunning: true, port: 20129, authenticated: true, tokenExpired: false },
       todayCost: 4.5,
       anomalies: 2,
-      desktop: { notifications: false, launchAtLogin: true },
+      desktop: { notifications: false, launchAtLogin: true, errorRateNotice: null },
+      traffic: {
+        requestsPerMinute: 2.4,
+        errorRate: 0.25,
+        hourRequests: 12,
+        hourErrors: 3,
+        lastError: { status: 502, model: 'gpt-4o', message: 'upstream connection refused', at: '11:58' },
+      },
       profiles: {
         list: [
           { name: 'glm', model: 'glm-4.6', usesProxy: false },
@@ -79,7 +98,7 @@ describe('createHttpStatusSource', () => {
   it('every part the API cannot answer is null, never an exception', async () => {
     api = await startFakeApi();
     const status = await createHttpStatusSource(createApiClient(api.url), () => NOON_UTC).read();
-    expect(status).toEqual({ proxy: null, bridge: null, todayCost: null, anomalies: null, desktop: null, profiles: null });
+    expect(status).toEqual({ proxy: null, bridge: null, todayCost: null, anomalies: null, desktop: null, traffic: null, profiles: null });
   });
 
   it('answers of the wrong shape count as unavailable', async () => {
@@ -100,6 +119,25 @@ describe('createHttpStatusSource', () => {
     expect(status.anomalies).toBeNull();
   });
 
+  it('reads desktop.error_rate_notice; a last error without model or text keeps nulls, its time in the usage zone', async () => {
+    api = await startFakeApi();
+    api.set('GET /api/config', configAnswer({ usage: { timezone: 'Asia/Tokyo' }, desktop: { error_rate_notice: 0.2 } }));
+    api.set('GET /api/proxy/requests/stats', {
+      status: 200,
+      body: { perMinute: [], requestsPerMinute: 0, errorRate: null, lastError: { time: Date.parse('2026-01-01T11:05:00Z'), status: 401, modelRequested: null, modelSent: null, error: null } },
+    });
+    const status = await createHttpStatusSource(createApiClient(api.url), () => NOON_UTC).read();
+    expect(status.desktop?.errorRateNotice).toBe(0.2);
+    expect(status.traffic).toEqual({ requestsPerMinute: 0, errorRate: null, hourRequests: 0, hourErrors: 0, lastError: { status: 401, model: null, message: null, at: '20:05' } });
+  });
+
+  it('request stats of the wrong shape are unavailable', async () => {
+    api = await startFakeApi();
+    api.set('GET /api/proxy/requests/stats', { status: 200, body: { perMinute: 'lots', requestsPerMinute: 1, errorRate: 0, lastError: null } });
+    const status = await createHttpStatusSource(createApiClient(api.url), () => NOON_UTC).read();
+    expect(status.traffic).toBeNull();
+  });
+
   it('the bridge stays in the menu from config.yaml when its status cannot be read', async () => {
     api = await startFakeApi();
     api.set('GET /api/config', configAnswer({ cursor: { enabled: true } }));
@@ -113,13 +151,13 @@ describe('createHttpStatusSource', () => {
     await api.close();
     api = undefined;
     const status = await createHttpStatusSource(createApiClient(url, 2_000), () => NOON_UTC).read();
-    expect(status).toEqual({ proxy: null, bridge: null, todayCost: null, anomalies: null, desktop: null, profiles: null });
+    expect(status).toEqual({ proxy: null, bridge: null, todayCost: null, anomalies: null, desktop: null, traffic: null, profiles: null });
   });
 
   it('reads the real app: desktop settings and bridge switch as the API serves them', async () => {
     app = await startTestApp();
     const status = await createHttpStatusSource(createApiClient(app.url)).read();
-    expect(status.desktop).toEqual({ notifications: true, launchAtLogin: false });
+    expect(status.desktop).toEqual({ notifications: true, launchAtLogin: false, errorRateNotice: null });
     // From /api/bridge/status, or from config.yaml while that router is not mounted.
     expect(status.bridge?.enabled).toBe(false);
   });
@@ -137,6 +175,21 @@ describe('dayIn', () => {
   it('an unknown zone falls back to the system zone instead of throwing', () => {
     const date = new Date('2026-06-15T12:00:00Z');
     expect(dayIn('Not/AZone', date)).toBe(dayIn('', date));
+  });
+});
+
+describe('clockIn', () => {
+  it.each([
+    ['UTC', '2026-01-01T23:30:00Z', '23:30'],
+    ['Pacific/Auckland', '2026-01-01T12:00:00Z', '01:00'],
+    ['America/Los_Angeles', '2026-01-01T05:07:00Z', '21:07'],
+  ])('%s at %s is %s', (zone, iso, clock) => {
+    expect(clockIn(zone, new Date(iso))).toBe(clock);
+  });
+
+  it('an unknown zone falls back to the system zone', () => {
+    const date = new Date('2026-06-15T12:00:00Z');
+    expect(clockIn('Not/AZone', date)).toBe(clockIn('', date));
   });
 });
 

@@ -211,6 +211,42 @@ describe('TrayController', () => {
     expect(t.notices.map((n) => n.kind)).toEqual(['anomaly']);
   });
 
+  it('an error rate crossing desktop.error_rate_notice notifies once; it re-arms only after falling clearly below', async () => {
+    let clock = 0;
+    const t = await setup(() => clock);
+    const busy = (errorRate: number) => ({ requestsPerMinute: 2, errorRate, hourRequests: 20, hourErrors: Math.round(errorRate * 20), lastError: null });
+    t.source.status = { ...STOPPED, desktop: { notifications: true, launchAtLogin: false, errorRateNotice: 0.2 }, traffic: busy(0.05) };
+    await t.controller.start();
+    expect(t.notices).toEqual([]);
+    t.source.status = { ...t.source.status, traffic: busy(0.3) };
+    await t.controller.refresh();
+    await t.controller.refresh();
+    expect(t.notices.map((n) => n.title)).toEqual(['Proxy error rate 30%']);
+    // A failed read neither re-arms nor notifies.
+    t.source.fail = true;
+    await t.controller.refresh();
+    t.source.fail = false;
+    await t.controller.refresh();
+    expect(t.notices).toHaveLength(1);
+    t.source.status = { ...t.source.status, traffic: busy(0.1) };
+    await t.controller.refresh();
+    clock += 60_000;
+    t.source.status = { ...t.source.status, traffic: busy(0.5) };
+    await t.controller.refresh();
+    expect(t.notices.map((n) => n.title)).toEqual(['Proxy error rate 30%', 'Proxy error rate 50%']);
+    expect(t.last()).toContain('Requests: 2.0/min · 50% errors (1 h) (disabled)');
+  });
+
+  it('the error-rate notice is off without the setting, and silenced by desktop.notifications false', async () => {
+    const t = await setup();
+    const traffic = { requestsPerMinute: 2, errorRate: 0.9, hourRequests: 20, hourErrors: 18, lastError: null };
+    t.source.status = { ...STOPPED, traffic };
+    await t.controller.start();
+    t.source.status = { ...STOPPED, desktop: { notifications: false, launchAtLogin: false, errorRateNotice: 0.2 }, traffic };
+    await t.controller.refresh();
+    expect(t.notices).toEqual([]);
+  });
+
   it('stop() removes every listener it added', async () => {
     const t = await setup();
     const baseline = t.events.listenerCount();

@@ -1,16 +1,24 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { api } from '../../api.js';
+import { useEffect, useRef } from 'preact/hooks';
+import { api, ApiError } from '../../api.js';
 import type { ErrorLogFile } from '../../api-types.js';
 import { DataTable, type Column } from '../../components/data-table.js';
-import { Empty, ErrorNotice, Loading } from '../../components/notice.js';
+import { Empty, ErrorNotice, Loading, Notice } from '../../components/notice.js';
 import { StatusBadge } from '../../components/status-badge.js';
 import { parseErrorLog } from '../../lib/error-log.js';
 import { formatBytes, formatTime } from '../../lib/format.js';
+import { href } from '../../lib/router.js';
 import { useResource } from '../../lib/use-resource.js';
 
-export function ErrorLogsPanel() {
+/**
+ * The kept error logs; `selected` (from `#/proxy/logs/<name>`, the Traffic view's click-through)
+ * opens one in the viewer. Opening and closing a log updates the address, so it can be linked.
+ */
+export function ErrorLogsPanel(props: { selected?: string }) {
   const logs = useResource(api.errorLogs, []);
-  const [open, setOpen] = useState<string | null>(null);
+  const open = props.selected ?? null;
+  const setOpen = (name: string | null) => {
+    location.hash = name ? href('proxy', 'logs', name) : href('proxy', 'logs');
+  };
   const columns: Column<ErrorLogFile>[] = [
     { key: 'time', label: 'Time', render: (f) => formatTime(f.mtime) },
     { key: 'status', label: 'Status', render: (f) => (f.statusCode ? <StatusBadge kind="bad" label={String(f.statusCode)} /> : '—') },
@@ -35,7 +43,7 @@ export function ErrorLogsPanel() {
             <span aria-hidden="true">↻ </span>Reload
           </button>
         </header>
-        <p class="muted">The proxy keeps its 10 newest failed requests, with secrets masked.</p>
+        <p class="muted">The proxy keeps its newest failed requests (how many: <code>proxy.error_log_keep</code> in config.yaml, 100 by default, capped by size), with secrets masked.</p>
         <ErrorNotice error={logs.error} />
         {!logs.data && logs.loading ? <Loading what="error logs" /> : null}
         {logs.data?.files.length === 0 ? <Empty>No failed requests logged.</Empty> : null}
@@ -70,7 +78,13 @@ function LogViewer(props: { name: string; onClose: () => void }) {
           </button>
         </div>
       </header>
-      <ErrorNotice error={content.error} />
+      {content.error instanceof ApiError && content.error.status === 404 ? (
+        <Notice tone="warning" title="This error log is no longer kept">
+          Only the newest error logs are kept; older ones are removed as new failures arrive.
+        </Notice>
+      ) : (
+        <ErrorNotice error={content.error} />
+      )}
       {content.loading && !parsed ? <Loading what="log" /> : null}
       {parsed ? (
         <div class="compare">

@@ -19,7 +19,8 @@ const SECTIONS = [
   { id: 'tokens', title: 'Tokens' },
 ] as const;
 
-export function ProxyPage(props: { section?: string }) {
+/** `item` is the part after the section: an error log's name in `#/proxy/logs/<name>`. */
+export function ProxyPage(props: { section?: string; item?: string }) {
   const section = SECTIONS.find((s) => s.id === props.section) ?? SECTIONS[0];
   return (
     <>
@@ -38,7 +39,7 @@ export function ProxyPage(props: { section?: string }) {
         </div>
       ) : null}
       {section.id === 'models' ? <ModelsPanel /> : null}
-      {section.id === 'logs' ? <ErrorLogsPanel /> : null}
+      {section.id === 'logs' ? <ErrorLogsPanel selected={props.item} /> : null}
       {section.id === 'config' ? <YamlPanel /> : null}
       {section.id === 'auth' ? <AuthFilesPanel /> : null}
       {section.id === 'quota' ? <QuotaPanel /> : null}

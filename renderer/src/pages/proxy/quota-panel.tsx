@@ -7,28 +7,8 @@ import { StatusBadge } from '../../components/status-badge.js';
 import { formatDuration, formatInt, formatTime } from '../../lib/format.js';
 import { useNow } from '../../lib/live.js';
 import { useAction } from '../../lib/use-action.js';
+import { accountsFrom, QUOTA_UNITS as UNITS, usedShare } from '../../lib/quota-accounts.js';
 import { useResource } from '../../lib/use-resource.js';
-
-/** Auth file prefix → quota provider (decisions §4). */
-const TYPE_TO_PROVIDER: Record<string, string> = {
-  antigravity: 'agy',
-  gemini: 'gemini',
-  codex: 'codex',
-  'github-copilot': 'ghcp',
-  kiro: 'kiro',
-  iflow: 'iflow',
-};
-const UNITS: Record<string, string> = { agy: '%', gemini: '%', codex: '%', ghcp: 'requests', kiro: 'credits', iflow: '' };
-
-function accountsFrom(names: string[]): Array<{ provider: string; accountId: string }> {
-  const out: Array<{ provider: string; accountId: string }> = [];
-  for (const name of names) {
-    const base = name.replace(/\.json$/, '');
-    const type = Object.keys(TYPE_TO_PROVIDER).find((t) => base.startsWith(`${t}-`));
-    if (type) out.push({ provider: TYPE_TO_PROVIDER[type]!, accountId: base.slice(type.length + 1) });
-  }
-  return out;
-}
 
 export function QuotaPanel() {
   const files = useResource(api.authFiles, []);
@@ -113,7 +93,7 @@ function QuotaTable(props: { quota: Quota }) {
         </thead>
         <tbody>
           {props.quota.quotas.map((q) => {
-            const share = q.limit > 0 ? q.used / q.limit : 0;
+            const share = usedShare(q);
             return (
               <tr key={q.model}>
                 <th scope="row">

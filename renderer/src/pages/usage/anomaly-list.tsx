@@ -1,4 +1,4 @@
-import type { Anomaly } from '../../api-types.js';
+import type { Anomaly, InsightsBaseline } from '../../api-types.js';
 import { Empty } from '../../components/notice.js';
 import { formatCost, formatInt } from '../../lib/format.js';
 
@@ -15,9 +15,26 @@ function show(type: string, n: number): string {
   return formatInt(n);
 }
 
-export function AnomalyList(props: { anomalies: Anomaly[] }) {
-  if (props.anomalies.length === 0) return <Empty>No anomalies in this period.</Empty>;
+/**
+ * The one average every anomaly is judged against, named with its period; Overview and Usage
+ * both show it in these words, so the two pages never disagree about "average".
+ */
+export function BaselineNote(props: { baseline: InsightsBaseline | null | undefined }) {
+  const b = props.baseline;
+  if (!b || b.days === 0) return null;
   return (
+    <p class="muted baseline-note" data-testid="anomaly-baseline">
+      Judged against {formatCost(b.averageDailyCost)} a day: the average of the {b.days} {b.days === 1 ? 'day' : 'days'} with usage
+      {b.since ? ` from ${b.since} to ${b.until}` : ''}.
+    </p>
+  );
+}
+
+export function AnomalyList(props: { anomalies: Anomaly[]; baseline?: InsightsBaseline | null }) {
+  if (props.anomalies.length === 0) return <><BaselineNote baseline={props.baseline} /><Empty>No anomalies in this period.</Empty></>;
+  return (
+    <>
+    <BaselineNote baseline={props.baseline} />
     <ul class="anomalies" data-testid="anomalies">
       {props.anomalies.map((a) => (
         <li key={`${a.type}-${a.date}`} class="anomaly">
@@ -32,5 +49,6 @@ export function AnomalyList(props: { anomalies: Anomaly[] }) {
         </li>
       ))}
     </ul>
+    </>
   );
 }

@@ -160,7 +160,7 @@ function UsageFigures(props: {
             </span>
           ) : null}
         </header>
-        <Block res={insights} render={(d) => <AnomalyList anomalies={d.anomalies} />} />
+        <Block res={insights} render={(d) => <AnomalyList anomalies={d.anomalies} baseline={d.baseline} />} />
       </section>
       <Block res={projects} render={(d) => <ProjectsTable projects={d.projects} onPick={props.onPickProject} />} />
     </>

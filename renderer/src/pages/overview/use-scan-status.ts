@@ -1,0 +1,42 @@
+import { useEffect } from 'preact/hooks';
+import { api } from '../../api.js';
+import type { ScanProgress } from '../../api-types.js';
+import { useLiveReload } from '../../lib/live.js';
+import { useResource } from '../../lib/use-resource.js';
+
+export interface ScanState {
+  /** True while the first (or a full) scan runs: usage figures are not known yet. */
+  scanning: boolean;
+  progress: ScanProgress | null;
+  /**
+   * The status was read and no scan runs: usage reads answer at once. Until then views send
+   * one read only (it starts the scan): each read waits for the scan and holds one of the
+   * browser's six connections, which the progress polls would otherwise queue behind.
+   */
+  settled: boolean;
+}
+
+/**
+ * GET /api/usage/status, re-read every 700 ms while a scan runs so the progress moves; the
+ * usage endpoints wait for the scan meanwhile, and views show this instead of a zero. Nothing
+ * cached yet counts as scanning too: the first scan starts with the first usage read, which may
+ * come a moment after this status was read.
+ */
+export function useScanStatus(): ScanState {
+  const status = useResource(api.usageStatus, []);
+  const scanning = status.data !== undefined && (status.data.scanning || !status.data.cached);
+  useEffect(() => {
+    if (!scanning) return;
+    const timer = setTimeout(() => void status.reload(), 700);
+    return () => clearTimeout(timer);
+  }, [status.data]);
+  useLiveReload(['usage-refreshed'], () => void status.reload(), 0);
+  return { scanning, progress: status.data?.progress ?? null, settled: status.data !== undefined && !scanning };
+}
+
+/** "Reading usage logs… 12 of 40 files (31%)". */
+export function scanText(p: ScanProgress | null): string {
+  if (!p) return 'Reading usage logs…';
+  const share = p.bytesTotal > 0 ? Math.floor((p.bytesDone / p.bytesTotal) * 100) : null;
+  return `Reading usage logs… ${p.filesDone} of ${p.filesTotal} files${share === null ? '' : ` (${share}%)`}`;
+}
