@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { expect as baseExpect, test, type Page } from '@playwright/test';
 import { assistantLine } from '../fixtures/usage/lines.js';
-import { apiGet, watchPage } from './fixtures.js';
+import { apiGet, expectAccessible, watchPage } from './fixtures.js';
 import { serve, type Served } from './serve.js';
 
 // Issue 20 on the Usage page: the first scan's progress, projects, sorting and filtering sessions,
@@ -115,6 +115,7 @@ test.describe('answers', () => {
     await expect(page.getByTestId('table-sessions').locator('tbody tr')).not.toHaveCount(0);
     for (const cell of await page.getByTestId('table-sessions').locator('tbody tr td:nth-child(9)').allInnerTexts()) expect(cell).toContain(MODELS[1]);
     await page.screenshot({ path: `${SHOTS}/usage-sessions-filtered.png`, fullPage: true });
+    await expectAccessible(page, 'usage page, sessions filtered');
     await sessions.getByRole('button', { name: 'Clear filters' }).click();
     await expect(sessions.getByText(/^1–20 of 30$/)).toBeVisible();
 
