@@ -210,6 +210,18 @@ test('use a profile for Claude Code, see it marked, then undo restores the file 
   expect(applied.env.ANTHROPIC_MODEL).toBe((await readProfile(PROFILE)).env.PROVIDER_MODEL);
   await shot(page, 'claude-code-applied');
 
+  // A preset applied to that profile reaches Claude Code's file too, and the notice says so.
+  const add = await page.request.post(`${app.url}/api/settings/${PROFILE}/presets`, {
+    data: { name: 'cc', default: 'claude-cc-model' },
+    headers: { 'Content-Type': 'application/json' },
+  });
+  expect(add.status()).toBe(201);
+  await card(page, PROFILE).getByRole('link', { name: PROFILE }).click();
+  await page.getByRole('button', { name: 'Apply preset cc' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Preset “cc” applied' })).toContainText('settings.json was updated too');
+  const ccModel = async () => (JSON.parse(await fs.readFile(target, 'utf8')) as { env: Record<string, string> }).env.ANTHROPIC_MODEL;
+  await expect.poll(ccModel, { timeout: 5_000 }).toBe('claude-cc-model');
+
   // An edit of the file after the apply is called out before an undo would drop it.
   const edited = (await fs.readFile(target, 'utf8')).replace('"opus"', '"sonnet"');
   await fs.writeFile(target, edited);

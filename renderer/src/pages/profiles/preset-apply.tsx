@@ -9,6 +9,7 @@ import { envChanges, type EnvChange } from './switching.js';
 export interface AppliedPreset {
   result: PresetApplied;
   changes: EnvChange[];
+  claudeCodeFollowed: boolean;
 }
 
 interface Conflict {
@@ -22,7 +23,13 @@ interface Conflict {
  * opens the conflict dialog: reload the disk version, or apply the preset on top of it.
  * After a success the editor adopts the new file and the notice lists what changed.
  */
-export function usePresetApply(props: { profile: string; base: ProfileSettings | null; adopt: (s: ProfileSettings) => void; onSaved: () => void }) {
+export function usePresetApply(props: {
+  profile: string;
+  base: ProfileSettings | null;
+  adopt: (s: ProfileSettings) => void;
+  onSaved: () => void;
+  claudeCodeFollows: boolean;
+}) {
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(undefined);
   const [applied, setApplied] = useState<AppliedPreset | null>(null);
@@ -38,7 +45,7 @@ export function usePresetApply(props: { profile: string; base: ProfileSettings |
       setConflict(null);
       const fresh = await api.settings(props.profile);
       props.adopt(fresh);
-      setApplied({ result, changes: envChanges(before, fresh.settings.env ?? {}) });
+      setApplied({ result, changes: envChanges(before, fresh.settings.env ?? {}), claudeCodeFollowed: props.claudeCodeFollows });
       props.onSaved();
     } catch (err) {
       const theirs = err instanceof ApiError && err.status === 409 ? await api.settings(props.profile).catch(() => null) : null;
@@ -82,7 +89,7 @@ export function usePresetApply(props: { profile: string; base: ProfileSettings |
 }
 
 function AppliedNotice(props: { applied: AppliedPreset; onDismiss: () => void }) {
-  const { result, changes } = props.applied;
+  const { result, changes, claudeCodeFollowed } = props.applied;
   return (
     <Notice tone="success" title={`Preset “${result.applied}” applied`} onDismiss={props.onDismiss}>
       {changes.length === 0 ? (
@@ -114,6 +121,7 @@ function AppliedNotice(props: { applied: AppliedPreset; onDismiss: () => void })
           Previous version backed up to <code>{result.backupPath}</code>
         </p>
       ) : null}
+      {claudeCodeFollowed ? <p class="tight">Claude Code uses this profile, so its settings.json was updated too.</p> : null}
     </Notice>
   );
 }

@@ -28,8 +28,12 @@ async function load(profile: string): Promise<Loaded> {
   }
 }
 
-/** `card` is the profile's entry in the list (absent while the list loads or for a new profile). */
-export function ProfileEditor(props: { profile: string; card?: ProfileCard; onSaved: () => void }) {
+/**
+ * `card` is the profile's entry in the list (absent while the list loads or for a new profile);
+ * `claudeCodeFollows` is true while this profile is the one applied, unedited, to Claude Code's
+ * settings, which the API then rewrites along with the profile.
+ */
+export function ProfileEditor(props: { profile: string; card?: ProfileCard; claudeCodeFollows: boolean; onSaved: () => void }) {
   const loaded = useResource(() => load(props.profile), [props.profile]);
   const [base, setBase] = useState<ProfileSettings | null>(null);
   const [rows, setRows] = useState<EnvRow[]>([]);
@@ -97,7 +101,7 @@ export function ProfileEditor(props: { profile: string; card?: ProfileCard; onSa
   };
 
   const suggestions = useModelSuggestions();
-  const presetApply = usePresetApply({ profile: props.profile, base, adopt, onSaved: props.onSaved });
+  const presetApply = usePresetApply({ profile: props.profile, base, adopt, onSaved: props.onSaved, claudeCodeFollows: props.claudeCodeFollows });
   // A write from elsewhere (tray, CLI, another window): show it unless the user is mid-edit,
   // in which case their save meets the conflict dialog as usual.
   useLiveReload(['profiles'], () => void refreshFromDisk(), 0);
@@ -119,6 +123,7 @@ export function ProfileEditor(props: { profile: string; card?: ProfileCard; onSa
         </header>
         <div class="actions profile-actions">
           <RouteThroughProxy
+            claudeCodeFollows={props.claudeCodeFollows}
             profile={props.profile}
             exists={base !== null}
             usesProxy={props.card?.usesProxy ?? false}

@@ -39,6 +39,8 @@ export function ProfilesPage(props: { selected?: string }) {
   }, [props.selected]);
 
   const names = list.data?.profiles.map((p) => p.name) ?? [];
+  const ccState = cc.state.data;
+  const claudeCodeFollows = Boolean(props.selected && ccState?.applied?.profile === props.selected && !ccState.editedSince);
   return (
     <>
       <PageHeader title="Profiles" subtitle="Which provider and model each profile uses; the default one is what the tray and switchboard run use.">
@@ -64,7 +66,10 @@ export function ProfilesPage(props: { selected?: string }) {
       </section>
       <div class="split-main" ref={editor} tabIndex={-1} aria-label="Profile editor">
         {props.selected ? (
-          <ProfileEditor key={props.selected} profile={props.selected} card={list.data?.profiles.find((p) => p.name === props.selected)} onSaved={list.reload} />
+          <ProfileEditor key={props.selected} profile={props.selected} card={list.data?.profiles.find((p) => p.name === props.selected)}
+            claudeCodeFollows={claudeCodeFollows}
+            onSaved={list.reload}
+          />
         ) : (
           <Empty>Choose a profile above to edit it, or create one.</Empty>
         )}

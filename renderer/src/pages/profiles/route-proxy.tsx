@@ -13,9 +13,18 @@ export const PROXY_PROFILE = 'proxy';
  * "Route through the proxy": the profile's base URL becomes the local proxy's and its token the
  * proxy API key; every other key stays. Asked first, since it replaces two values (with a backup).
  */
-export function RouteThroughProxy(props: { profile: string; exists: boolean; usesProxy: boolean; blocked: string | null; onDone: (r: RoutedThroughProxy) => void }) {
+export function RouteThroughProxy(props: {
+  profile: string;
+  exists: boolean;
+  usesProxy: boolean;
+  blocked: string | null;
+  claudeCodeFollows: boolean;
+  onDone: (r: RoutedThroughProxy) => void;
+}) {
   const [confirm, setConfirm] = useState(false);
   const route = useAction(api.routeThroughProxy);
+  // Read when the route was asked for: the answer refreshes the Claude Code state meanwhile.
+  const [ccFollowed, setCcFollowed] = useState(false);
   return (
     <>
       <button
@@ -30,7 +39,7 @@ export function RouteThroughProxy(props: { profile: string; exists: boolean; use
         {route.busy ? 'Routing…' : props.usesProxy ? 'Route through the proxy again' : 'Route through the proxy'}
       </button>
       <ErrorNotice error={route.error} context="Route through the proxy" onDismiss={route.clear} />
-      {route.result ? <RoutedNotice result={route.result} onDismiss={route.clear} /> : null}
+      {route.result ? <RoutedNotice result={route.result} onDismiss={route.clear} claudeCodeFollowed={ccFollowed} /> : null}
       <ConfirmDialog
         open={confirm}
         title={`Route ${props.profile} through the proxy?`}
@@ -44,6 +53,7 @@ export function RouteThroughProxy(props: { profile: string; exists: boolean; use
         onCancel={() => setConfirm(false)}
         onConfirm={async () => {
           setConfirm(false);
+          setCcFollowed(props.claudeCodeFollows);
           const r = await route.run(props.profile);
           if (r) props.onDone(r);
         }}
@@ -89,13 +99,14 @@ export function ConnectThroughProxy(props: { exists: boolean; onDone: () => void
   );
 }
 
-function RoutedNotice(props: { result: RoutedThroughProxy; onDismiss: () => void; withLink?: boolean }) {
+function RoutedNotice(props: { result: RoutedThroughProxy; onDismiss: () => void; withLink?: boolean; claudeCodeFollowed?: boolean }) {
   const r = props.result;
   return (
     <Notice tone="success" title={r.created ? `Profile ${r.profile} created` : `${r.profile} routed through the proxy`} onDismiss={props.onDismiss}>
       <span data-testid="routed-answer">
         {r.profile} now sends requests to <code>{r.baseUrl}</code> with the proxy's API key; they get through while the proxy runs.
       </span>
+      {props.claudeCodeFollowed ? ' Claude Code uses this profile, so its settings.json was updated too.' : null}
       {props.withLink ? (
         <>
           {' '}
