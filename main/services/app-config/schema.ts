@@ -68,6 +68,8 @@ export const agentToolSectionSchema = z.looseObject({
 export const desktopSectionSchema = z.looseObject({
   launch_at_login: z.boolean().default(false),
   notifications: z.boolean().default(true),
+  /** Notify when the proxy's error rate over the last hour passes this fraction (0-1); null or absent = off. */
+  error_rate_notice: z.number().gt(0).max(1).nullable().optional(),
 });
 
 export const appConfigSchema = z.looseObject({
