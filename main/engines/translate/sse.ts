@@ -15,7 +15,19 @@ export const SSE_HEADERS = {
 
 /** One Anthropic event as SSE text. */
 export function encodeAnthropicEvent(event: AnthropicStreamEvent): string {
+  const data = event.data as { type?: unknown; index?: unknown; delta?: { type?: unknown; text?: unknown } };
+  // Text deltas are nearly every event of a stream: only the text goes through JSON.stringify
+  // (same bytes as stringifying the whole object, whose key order this spells out).
+  if (data.type === 'content_block_delta' && typeof data.index === 'number' && data.delta?.type === 'text_delta' && typeof data.delta.text === 'string' && keyCount(data) === 3 && keyCount(data.delta) === 2) {
+    return `event: content_block_delta\ndata: {"type":"content_block_delta","index":${data.index},"delta":{"type":"text_delta","text":${JSON.stringify(data.delta.text)}}}\n\n`;
+  }
   return `event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`;
+}
+
+function keyCount(o: object): number {
+  let n = 0;
+  for (const _ in o) n++;
+  return n;
 }
 
 /** One OpenAI frame as SSE text (`data:` lines only, as OpenAI sends them). */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   createAnthropicToOpenAISse,
   createOpenAIToAnthropicSse,
+  encodeAnthropicEvent,
   OpenAIToAnthropicStream,
   type SseTranslator,
 } from '../../../../main/engines/translate/index.js';
@@ -100,5 +101,17 @@ describe('stream state', () => {
       'message_delta:',
       'message_stop:',
     ]);
+  });
+});
+
+describe('encodeAnthropicEvent fast path for text deltas', () => {
+  it.each(['plain', '', 'quotes " and \\ backslash', 'line\nbreak\ttab', 'unicode é 😀 \u2028', '</script>'])('%j encodes exactly as JSON.stringify', (text) => {
+    const data = { type: 'content_block_delta', index: 3, delta: { type: 'text_delta', text } };
+    expect(encodeAnthropicEvent({ event: 'content_block_delta', data } as never)).toBe(`event: content_block_delta\ndata: ${JSON.stringify(data)}\n\n`);
+  });
+
+  it('falls back for any other shape', () => {
+    const data = { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'x' }, extra: 1 };
+    expect(encodeAnthropicEvent({ event: 'content_block_delta', data } as never)).toBe(`event: content_block_delta\ndata: ${JSON.stringify(data)}\n\n`);
   });
 });
