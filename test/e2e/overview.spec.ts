@@ -23,7 +23,7 @@ test.describe('while the first scan runs', () => {
   let app: App;
   test.beforeAll(async () => {
     // TEST ONLY knob (usage-loader.ts): each transcript read waits, so the scan can be watched.
-    process.env.SWITCHBOARD_TEST_SCAN_DELAY_MS = '300';
+    process.env.SWITCHBOARD_TEST_SCAN_DELAY_MS = '400';
     try {
       app = await startApp();
     } finally {
@@ -36,7 +36,8 @@ test.describe('while the first scan runs', () => {
     test.setTimeout(90_000);
     await page.goto(`${app.url}/#/overview`);
     const today = page.getByTestId('cost-today');
-    await expect(page.getByRole('region', { name: 'Spend' }).getByTestId('scan-progress')).toContainText(/Reading usage logs… \d+ of \d+ files/);
+    // Generous: on a loaded machine the first progress answer can take a while.
+    await expect(page.getByRole('region', { name: 'Spend' }).getByTestId('scan-progress')).toContainText(/Reading usage logs… \d+ of \d+ files/, { timeout: 20_000 });
     await expect(today.getByTestId('scan-wait')).toHaveText('Counting…');
     await expect(today).not.toContainText('$');
     await expect(page.getByTestId('cost-month')).not.toContainText('$0.00');

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { hasFilters, NO_FILTERS, STATUS_CHOICES, type TrafficFilters } from './traffic-format.js';
 
 /**
@@ -7,12 +7,25 @@ import { hasFilters, NO_FILTERS, STATUS_CHOICES, type TrafficFilters } from './t
  */
 export function TrafficFilterBar(props: { value: TrafficFilters; onChange: (f: TrafficFilters) => void; models: string[]; upstreams: string[] }) {
   const [draft, setDraft] = useState(props.value);
-  useEffect(() => setDraft(props.value), [props.value]);
+  const draftRef = useRef(draft);
+  draftRef.current = draft;
+  // Only a change made elsewhere (Clear filters under an empty table) resets what is typed here;
+  // our own changes come back as props too and must not wipe a field being typed in.
+  const sent = useRef(props.value);
+  useEffect(() => {
+    if (props.value !== sent.current) {
+      sent.current = props.value;
+      setDraft(props.value);
+    }
+  }, [props.value]);
   const apply = (patch: Partial<TrafficFilters>) => {
-    const next = { ...draft, ...patch };
+    const next = { ...draftRef.current, ...patch };
+    draftRef.current = next;
     setDraft(next);
     if (next.status !== props.value.status || next.model.trim() !== props.value.model || next.upstream.trim() !== props.value.upstream) {
-      props.onChange({ status: next.status, model: next.model.trim(), upstream: next.upstream.trim() });
+      const value = { status: next.status, model: next.model.trim(), upstream: next.upstream.trim() };
+      sent.current = value;
+      props.onChange(value);
     }
   };
   return (
@@ -43,7 +56,10 @@ export function TrafficFilterBar(props: { value: TrafficFilters; onChange: (f: T
           placeholder="any"
           spellcheck={false}
           autocomplete="off"
-          onInput={(e) => setDraft({ ...draft, model: e.currentTarget.value })}
+          onInput={(e) => {
+            const model = e.currentTarget.value;
+            setDraft((d) => ({ ...d, model }));
+          }}
           onChange={(e) => apply({ model: e.currentTarget.value })}
         />
         <datalist id="traffic-models">
@@ -61,7 +77,10 @@ export function TrafficFilterBar(props: { value: TrafficFilters; onChange: (f: T
           placeholder="any"
           spellcheck={false}
           autocomplete="off"
-          onInput={(e) => setDraft({ ...draft, upstream: e.currentTarget.value })}
+          onInput={(e) => {
+            const upstream = e.currentTarget.value;
+            setDraft((d) => ({ ...d, upstream }));
+          }}
           onChange={(e) => apply({ upstream: e.currentTarget.value })}
         />
         <datalist id="traffic-upstreams">
@@ -73,7 +92,7 @@ export function TrafficFilterBar(props: { value: TrafficFilters; onChange: (f: T
       <button type="submit" class="btn">
         Apply
       </button>
-      <button type="button" class="btn btn-quiet" disabled={!hasFilters(props.value) && !hasFilters(draft)} onClick={() => props.onChange(NO_FILTERS)}>
+      <button type="button" class="btn btn-quiet" disabled={!hasFilters(props.value) && !hasFilters(draft)} onClick={() => apply(NO_FILTERS)}>
         Clear filters
       </button>
     </form>
