@@ -15,12 +15,23 @@ export interface ApiClient {
   put(path: string, body: unknown): Promise<ApiAnswer>;
 }
 
-export function createApiClient(baseUrl: string, timeoutMs = 5_000): ApiClient {
+export interface ApiClientTimeouts {
+  /** Status reads: a menu must not wait long on a stuck read. */
+  readMs?: number;
+  /**
+   * Actions (start/stop, switch): longer than the proxy's own 30-s readiness bound plus its 5-s
+   * stop grace, so a slow start on a busy machine is reported as it ends, never as a timeout.
+   */
+  actionMs?: number;
+}
+
+export function createApiClient(baseUrl: string, timeouts: ApiClientTimeouts = {}): ApiClient {
+  const { readMs = 5_000, actionMs = 45_000 } = timeouts;
   const call = async (method: string, path: string, body?: unknown): Promise<ApiAnswer> => {
     try {
       const res = await fetch(baseUrl + path, {
         method,
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: AbortSignal.timeout(method === 'GET' ? readMs : actionMs),
         ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
       });
       const text = await res.text();

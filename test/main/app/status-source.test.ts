@@ -150,7 +150,7 @@ describe('createHttpStatusSource', () => {
     const url = api.url;
     await api.close();
     api = undefined;
-    const status = await createHttpStatusSource(createApiClient(url, 2_000), () => NOON_UTC).read();
+    const status = await createHttpStatusSource(createApiClient(url, { readMs: 2_000 }), () => NOON_UTC).read();
     expect(status).toEqual({ proxy: null, bridge: null, todayCost: null, anomalies: null, desktop: null, traffic: null, profiles: null });
   });
 

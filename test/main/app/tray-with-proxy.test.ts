@@ -27,7 +27,7 @@ const proxyLine = () => {
 beforeAll(async () => {
   app = await startTestApp({ before: async ({ home }) => void (proxyPort = await prepareProxyHome(home)) });
   // The tray's 5 s request bound is its own concern; here a start may take long on a busy machine.
-  const api = createApiClient(app.url, 120_000);
+  const api = createApiClient(app.url, { readMs: 120_000, actionMs: 120_000 });
   controller = new TrayController({
     api,
     source: createHttpStatusSource(api),
