@@ -87,7 +87,7 @@ routing: { cooldown_seconds: 0.01, connect_timeout_seconds: 1, first_byte_timeou
     ['silent', true, 504, /no response within 800 ms/],
     ['silent', false, 504, /no response within 800 ms/],
     ['headers-only', true, 504, /sent nothing for 800 ms/],
-    ['body-stalls', false, 502, /stalled for 800 ms/],
+    ['body-stalls', false, 504, /sent nothing for 800 ms/],
   ];
   for (const [mode, stream, status, message] of cases) {
     it(`${mode}, ${stream ? 'streaming' : 'non-streaming'}: ${status} within the bound, upstream connection released`, async () => {
