@@ -218,7 +218,8 @@ describe('POST /api/usage/refresh', () => {
 describe('GET /api/usage/status while a scan runs', () => {
   it('reports scanning and progress, and every data read waits for the first scan', async () => {
     const slow = await startTestApp({
-      env: { SWITCHBOARD_TEST_SCAN_DELAY_MS: '150' },
+      // Each file waits 3 s, so the scan is still on its files when discovery has counted all three, however busy the machine.
+      env: { SWITCHBOARD_TEST_SCAN_DELAY_MS: '3000' },
       before: async ({ agentDir }) => {
         await fs.mkdir(path.join(agentDir, 'projects', 'p'), { recursive: true });
         for (const name of ['a', 'b', 'c']) await fs.writeFile(path.join(agentDir, 'projects', 'p', `${name}.jsonl`), lines.join('\n') + '\n');
@@ -227,7 +228,7 @@ describe('GET /api/usage/status while a scan runs', () => {
     try {
       const summary = slow.json('GET', '/api/usage/summary');
       let status = (await slow.json('GET', '/api/usage/status')).body;
-      for (let i = 0; i < 100 && !(status.scanning && status.progress.filesTotal === 3); i++) {
+      for (let i = 0; i < 500 && !(status.scanning && status.progress.filesTotal === 3); i++) {
         await new Promise((r) => setTimeout(r, 10));
         status = (await slow.json('GET', '/api/usage/status')).body;
       }
