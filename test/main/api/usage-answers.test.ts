@@ -217,9 +217,10 @@ describe('POST /api/usage/refresh', () => {
 
 describe('GET /api/usage/status while a scan runs', () => {
   it('reports scanning and progress, and every data read waits for the first scan', async () => {
+    // The in-process app reads the test knob from process.env: each file waits 0.5 s, so the scan
+    // is still on its files when discovery has counted all three, however busy the machine.
+    process.env.SWITCHBOARD_TEST_SCAN_DELAY_MS = '500';
     const slow = await startTestApp({
-      // Each file waits 3 s, so the scan is still on its files when discovery has counted all three, however busy the machine.
-      env: { SWITCHBOARD_TEST_SCAN_DELAY_MS: '3000' },
       before: async ({ agentDir }) => {
         await fs.mkdir(path.join(agentDir, 'projects', 'p'), { recursive: true });
         for (const name of ['a', 'b', 'c']) await fs.writeFile(path.join(agentDir, 'projects', 'p', `${name}.jsonl`), lines.join('\n') + '\n');
@@ -228,7 +229,7 @@ describe('GET /api/usage/status while a scan runs', () => {
     try {
       const summary = slow.json('GET', '/api/usage/summary');
       let status = (await slow.json('GET', '/api/usage/status')).body;
-      for (let i = 0; i < 500 && !(status.scanning && status.progress.filesTotal === 3); i++) {
+      for (let i = 0; i < 100 && !(status.scanning && status.progress.filesTotal === 3); i++) {
         await new Promise((r) => setTimeout(r, 10));
         status = (await slow.json('GET', '/api/usage/status')).body;
       }
@@ -237,6 +238,7 @@ describe('GET /api/usage/status while a scan runs', () => {
       expect((await summary).body.inputTokens).toBeGreaterThan(0);
       expect((await slow.json('GET', '/api/usage/status')).body).toMatchObject({ cached: true, scanning: false, progress: null });
     } finally {
+      delete process.env.SWITCHBOARD_TEST_SCAN_DELAY_MS;
       await slow.stop();
     }
   });
