@@ -4,7 +4,8 @@
 // `N passed, N failed` for the whole run. Exits non-zero when anything failed.
 //
 //   node scripts/run-tests.mjs [--also-node <path to a node binary>]... [--only vitest|playwright]
-//                              [--no-build]   (skip type-check and build: test:stress builds once)
+//                              [--no-build]   (skip type-check and build: test:stress builds once;
+//                                              vitest's child processes run from dist/, so it must be current)
 //
 // --also-node runs the vitest suite once more on that Node (CI: the major Electron bundles); its
 // counts join the total. A step that fails without a test count (type errors, a build error, a
@@ -74,7 +75,9 @@ async function vitest(name, node) {
   const report = path.join(results, `${name.replace(/[^a-z0-9.]+/gi, '-')}.json`);
   fs.rmSync(report, { force: true });
   console.log(`\n=== ${name} ===`);
-  const r = await run(node, ['node_modules/vitest/vitest.mjs', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
+  // The suite runs from sources; the processes it starts (proxy engine, bridge daemon, CLI) run
+  // from the dist/ just built (main/infra/node-entry.ts), as the app runs them.
+  const r = await run(node, ['node_modules/vitest/vitest.mjs', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], { SWITCHBOARD_CHILDREN_FROM_DIST: '1' });
   const j = readJson(report);
   const row = { name, passed: j?.numPassedTests ?? 0, failed: j?.numFailedTests ?? 0, skipped: (j?.numPendingTests ?? 0) + (j?.numTodoTests ?? 0), seconds: r.seconds };
   // A failed file that ran no test (an import error) or the leak check fail the run without a failed test.
