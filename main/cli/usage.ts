@@ -1,13 +1,19 @@
-import { systemClock } from '../infra/clock.js';
-import { createLogger, type LogLevel } from '../infra/logger.js';
-import { createPaths, resolveHomes } from '../infra/paths.js';
-import { AppConfigStore } from '../services/app-config/store.js';
-import { AppEvents } from '../services/events.js';
+import { appVersion } from '../infra/app-version.js';
+import type { Clock } from '../infra/clock.js';
+import type { LogLevel } from '../infra/logger.js';
+import { createPaths, resolveHomes, type Paths } from '../infra/paths.js';
 import { isCostMode } from '../services/usage/cost-mode.js';
-import { FRESH_MS, UsageService, type UsageParams } from '../services/usage/usage-service.js';
-import { isValidTimeZone, parseCompactDate } from '../services/usage/zone-calendar.js';
+import type { DailyEntry, MonthlyEntry } from '../services/usage/daily.js';
+import { findTranscripts, usageRoots } from '../services/usage/discover.js';
+import type { ModelEntry } from '../services/usage/models.js';
+import { priceTableId } from '../services/usage/price-table.js';
+import type { ProjectEntry } from '../services/usage/projects.js';
+import type { SessionEntry } from '../services/usage/sessions.js';
+import type { UsageParams, UsageService } from '../services/usage/usage-service.js';
+import { isValidTimeZone, parseCompactDate, systemTimeZone } from '../services/usage/zone-calendar.js';
 import { CliError } from './args.js';
 import type { CliIo } from './shared.js';
+import { filesDigest, statIdentity, UsageMemo } from './usage-memo.js';
 import { dailyTable, modelTable, monthlyTable, projectTable, sessionTable } from './usage-reports.js';
 
 export const USAGE_USAGE = `Usage: switchboard usage <report> [options]
@@ -46,16 +52,35 @@ const processIo: CliIo = {
   err: (text) => process.stderr.write(text),
 };
 
-/** `switchboard usage <report>`: 0 with the report, 1 when the transcripts cannot be read. */
-export async function runUsage(argv: string[], env: NodeJS.ProcessEnv = process.env, io: CliIo = processIo, width = terminalWidth(env)): Promise<number> {
+/**
+ * `switchboard usage <report>`: 0 with the report, 1 when the transcripts cannot be read. An
+ * answer kept from an earlier run on the same data is printed without loading the usage service
+ * (cli/usage-memo.ts); otherwise the disk cache is loaded, brought up to date, and the answer kept.
+ */
+export async function runUsage(argv: string[], env: NodeJS.ProcessEnv = process.env, io: CliIo = processIo, width = terminalWidth(env), clock?: Clock): Promise<number> {
   if (argv.length === 0 || argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') {
     io.out(USAGE_USAGE);
     return 0;
   }
   const options = parseUsageArgs(argv);
   const paths = createPaths(resolveHomes(env));
+  const memo = new UsageMemo(paths.usageCliAnswers, paths.usageCache);
+  const key = await memoKey(options, paths);
+  const now = clock ? clock.now() : Date.now();
+  const kept = await memo.lookup(key, now, () => findTranscripts(usageRoots(paths.agentDir, paths.instancesDir)));
+  if (kept !== undefined) {
+    io.out(format(options, kept as Answer, width));
+    return 0;
+  }
+  const [{ systemClock }, { createLogger }, { AppConfigStore }, { AppEvents }, { UsageService, FRESH_MS }] = await Promise.all([
+    import('../infra/clock.js'),
+    import('../infra/logger.js'),
+    import('../services/app-config/store.js'),
+    import('../services/events.js'),
+    import('../services/usage/usage-service.js'),
+  ]);
   const logger = createLogger((env.SWITCHBOARD_LOG_LEVEL as LogLevel | undefined) ?? 'error');
-  const ctx = { paths, clock: systemClock, logger, events: new AppEvents(), appConfig: new AppConfigStore(paths.appConfig), env };
+  const ctx = { paths, clock: clock ?? systemClock, logger, events: new AppEvents(), appConfig: new AppConfigStore(paths.appConfig), env };
   const service = new UsageService(ctx);
   service.start();
   try {
@@ -63,7 +88,10 @@ export async function runUsage(argv: string[], env: NodeJS.ProcessEnv = process.
     // a background refresh could land.
     const status = await service.status();
     if (status.cacheAge === null || status.cacheAge >= FRESH_MS) await service.refresh();
-    io.out(await render(service, options, width));
+    const answer = await compute(service, options);
+    io.out(format(options, answer, width));
+    const disk = await service.diskCacheIdentity(); // after the write a scan started
+    if (disk) await memo.remember(key, { cache: { size: disk.size, mtimeMs: disk.mtimeMs, ino: disk.ino }, lastFetch: disk.lastFetch, files: filesDigest(service.transcriptFiles()) }, answer, (m) => logger.warn(m));
     return 0;
   } catch (err) {
     io.err(`switchboard: cannot read usage: ${err instanceof Error ? err.message : String(err)}\n`);
@@ -73,32 +101,55 @@ export async function runUsage(argv: string[], env: NodeJS.ProcessEnv = process.
   }
 }
 
-async function render(service: UsageService, o: Options, width: number): Promise<string> {
+/**
+ * Everything an answer depends on besides the data: the report and its options, the build (its
+ * aggregation code and price table) and, for a default zone or cost mode, what they are read from
+ * (config.yaml as a file, and the system zone).
+ */
+async function memoKey(o: Options, paths: Paths): Promise<string> {
   const p = o.params;
-  const text = (value: unknown) => JSON.stringify(value, null, 2) + '\n';
+  const parts = [o.report, p.since ?? '', p.until ?? '', p.tz ?? '', p.mode ?? '', appVersion(), priceTableId()];
+  if (p.tz === undefined || p.mode === undefined) {
+    const config = await statIdentity(paths.appConfig).catch(() => null);
+    parts.push(config ? `${config.size}:${config.mtimeMs}:${config.ino}` : 'no config', systemTimeZone());
+  }
+  return JSON.stringify(parts);
+}
+
+type Answer =
+  | { daily: DailyEntry[] }
+  | { monthly: MonthlyEntry[] }
+  | { sessions: SessionEntry[]; total: number; limit: number; offset: number }
+  | { projects: ProjectEntry[] }
+  | { models: ModelEntry[]; totalCost: number };
+
+/** The report's answer, shaped like the API's. */
+async function compute(service: UsageService, o: Options): Promise<Answer> {
+  const p = o.params;
   switch (o.report) {
-    case 'daily': {
-      const daily = await service.daily(p);
-      return o.json ? text({ daily }) : dailyTable(daily, width);
-    }
-    case 'monthly': {
-      const monthly = await service.monthly(p);
-      return o.json ? text({ monthly }) : monthlyTable(monthly, width);
-    }
+    case 'daily':
+      return { daily: await service.daily(p) };
+    case 'monthly':
+      return { monthly: await service.monthly(p) };
     case 'session': {
       // ccusage's session report order: costliest first; every session, in one page.
       const page = await service.sessions(p, Number.MAX_SAFE_INTEGER, 0, { sort: 'cost', order: 'desc' });
-      return o.json ? text({ ...page, limit: page.total }) : sessionTable(page.sessions, width);
+      return { ...page, limit: page.total };
     }
-    case 'projects': {
-      const projects = await service.projects(p);
-      return o.json ? text({ projects }) : projectTable(projects, width);
-    }
-    case 'models': {
-      const models = await service.models(p);
-      return o.json ? text(models) : modelTable(models.models, width);
-    }
+    case 'projects':
+      return { projects: await service.projects(p) };
+    case 'models':
+      return service.models(p);
   }
+}
+
+function format(o: Options, answer: Answer, width: number): string {
+  if (o.json) return JSON.stringify(answer, null, 2) + '\n';
+  if ('daily' in answer) return dailyTable(answer.daily, width);
+  if ('monthly' in answer) return monthlyTable(answer.monthly, width);
+  if ('sessions' in answer) return sessionTable(answer.sessions, width);
+  if ('projects' in answer) return projectTable(answer.projects, width);
+  return modelTable(answer.models, width);
 }
 
 /** The report and its options; a usage error (exit 2) names what is wrong, with the API's error text. */

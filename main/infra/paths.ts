@@ -56,6 +56,8 @@ export function createPaths(homes: Homes) {
     usageCache: c('.cache', 'usage-cache.json'),
     /** Answers saved with the usage cache, served while the next start loads (api/warm-answers.ts). */
     usageAnswers: c('.cache', 'usage-answers.json'),
+    /** The terminal's last usage answers, reused while their data is unchanged (cli/usage-memo.ts). */
+    usageCliAnswers: c('.cache', 'usage-cli-answers.json'),
     updateCheckCache: c('.cache', 'update-check.json'),
   };
 }

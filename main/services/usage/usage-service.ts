@@ -320,6 +320,11 @@ export class UsageService {
     this.ensureData(FRESH_MS).catch((err) => this.ctx.logger.warn(`usage: refresh failed: ${errorMessage(err)}`));
   }
 
+  /** The transcript files the data comes from, as they were when read (the CLI keeps answers by them). */
+  transcriptFiles(): Array<{ path: string; size: number; mtimeMs: number; ino: number }> {
+    return [...this.store.files.values()].map(({ path, size, mtimeMs, ino }) => ({ path, size, mtimeMs, ino }));
+  }
+
   /** How the last scan went (files read, bytes, workers used): for the benchmark and tests. */
   lastScan(): ScanReport | null {
     return this.lastReport;
