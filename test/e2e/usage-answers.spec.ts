@@ -146,9 +146,17 @@ test.describe('answers', () => {
     const lines = csv.text.trimEnd().split('\r\n');
     expect(lines[0]).toBe('projectPath,cost,inputTokens,outputTokens,cacheWriteTokens,cacheReadTokens,totalTokens,sessions,lastActivity,topModel');
     expect(lines).toHaveLength(4);
-    const json = await save('sessions on this page', 'JSON');
+    // Sessions come a page of 20 at a time; the export holds every session of the selection, in its order.
+    const pager = await page.getByTestId('sessions').getByText(/^1–20 of \d+$/).textContent();
+    const total = Number(/of (\d+)/.exec(pager ?? '')![1]);
+    expect(total).toBeGreaterThan(20);
+    const json = await save('sessions', 'JSON');
     expect(json.name).toBe('usage-sessions.json');
-    expect(JSON.parse(json.text)).toHaveLength(20);
+    const exported = JSON.parse(json.text) as Array<{ lastActivity: string }>;
+    expect(exported).toHaveLength(total);
+    expect(exported.every((s, i) => i === 0 || exported[i - 1]!.lastActivity >= s.lastActivity)).toBe(true);
+    const sessionsCsv = await save('sessions', 'CSV');
+    expect(sessionsCsv.text.trimEnd().split('\r\n')).toHaveLength(total + 1);
     for (const group of ['daily usage', 'monthly usage', 'hourly usage', 'cost share by model', 'models']) {
       const file = await save(group, 'CSV');
       expect(file.text.split('\r\n')[0]).toMatch(/^(date|month|hour|model),|^model,/);

@@ -44,6 +44,16 @@ const SORTS: Array<[NonNullable<SessionSelection['sort']>, string]> = [
   ['tokens', 'Total tokens'],
 ];
 
+/** Every session of a selection, in its order, a page of the API's largest size at a time (for the export). */
+async function allSessions(q: UsageQuery & SessionSelection): Promise<Session[]> {
+  const all: Session[] = [];
+  for (;;) {
+    const page = await api.usageSessions({ ...q, limit: 1000, offset: all.length });
+    all.push(...page.sessions);
+    if (page.sessions.length === 0 || all.length >= page.total) return all;
+  }
+}
+
 /** Sessions a page at a time (the API sorts, filters and pages; we never load them all). */
 export function SessionsTable(props: {
   query: UsageQuery;
@@ -70,7 +80,7 @@ export function SessionsTable(props: {
     <section class="panel" aria-labelledby="sessions-title" data-testid="sessions">
       <header class="panel-head">
         <h3 id="sessions-title">Sessions</h3>
-        <ExportButtons name="usage-sessions" label="sessions on this page" columns={sessionExport} rows={d?.sessions ?? []} />
+        <ExportButtons name="usage-sessions" label="sessions" columns={sessionExport} rows={d?.sessions ?? []} load={() => allSessions({ ...props.query, ...sel })} />
       </header>
       <form class="filters session-filters" aria-label="Session order and filters" onSubmit={(e) => e.preventDefault()}>
         <div class="field">
