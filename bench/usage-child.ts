@@ -27,7 +27,7 @@ async function service(clock: Clock): Promise<UsageService> {
 
 async function startApp(onListening?: (url: string) => void) {
   const [{ startSwitchboard }, { silentLogger }] = await Promise.all([import('../main/api/runtime.js'), import('../main/infra/logger.js')]);
-  return startSwitchboard({ homes: { configDir: home, agentDir: corpus }, port: 0, logger: silentLogger, env: process.env, onListening });
+  return startSwitchboard({ homes: { configDir: home, agentDir: corpus }, port: 0, logger: silentLogger, env: process.env, onListening, scanUsageAtStart: true });
 }
 
 /** node:http rather than fetch: Node 20 loads undici on the first fetch, tens of ms this would time. */

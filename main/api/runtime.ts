@@ -25,6 +25,11 @@ export interface SwitchboardOptions {
   rendererDir?: string;
   /** Called once the port accepts connections, before the services and routes are loaded. */
   onListening?: (url: string) => void;
+  /**
+   * With no usage disk cache, start the first scan of the logs while the rest loads instead of with
+   * the first usage read (`serve` and the desktop app; API tests keep "nothing before a read").
+   */
+  scanUsageAtStart?: boolean;
 }
 
 export interface RunningSwitchboard {
@@ -114,22 +119,37 @@ async function startLocked(
   };
 }
 
-/** Everything behind the port, imported only now so that listening does not wait for it. */
+/**
+ * Everything behind the port, imported only now so that listening does not wait for it. The usage
+ * service comes first and starts at once: on a first run (no disk cache), with `scanUsageAtStart`,
+ * its scan of the logs overlaps the loading of everything else, so the first figures come sooner.
+ */
 async function load(o: SwitchboardOptions & { logger: Logger; clock: Clock; paths: Paths; hot: HotAnswers }) {
-  const [{ createServices, startServices, stopServices }, { createApiServer }, { AppConfigStore }, { AppEvents }] = await Promise.all([
-    import('../services/index.js'),
-    import('./server.js'),
+  const [{ AppConfigStore }, { AppEvents }, { UsageService }] = await Promise.all([
     import('../services/app-config/store.js'),
     import('../services/events.js'),
+    import('../services/usage/usage-service.js'),
   ]);
-  const services = await createServices({
+  const ctx = {
     paths: o.paths,
     clock: o.clock,
     logger: o.logger,
     events: new AppEvents(),
     appConfig: new AppConfigStore(o.paths.appConfig),
     env: o.env ?? process.env,
-  });
+  };
+  const usage = new UsageService(ctx);
+  usage.start({ scanWithoutCache: o.scanUsageAtStart === true });
+  let services: Services;
+  let rest: [typeof import('../services/index.js'), typeof import('./server.js')];
+  try {
+    rest = await Promise.all([import('../services/index.js'), import('./server.js')]);
+    services = await rest[0].createServices(ctx, { usage });
+  } catch (err) {
+    await usage.stop(); // its scan and worker threads must not outlive a failed start
+    throw err;
+  }
+  const [{ startServices, stopServices }, { createApiServer }] = rest;
   const { app } = createApiServer({
     services,
     logger: o.logger,

@@ -37,7 +37,8 @@ export interface Services {
   modelSuggestions(): Promise<{ models: ModelSuggestion[] }>;
 }
 
-export async function createServices(ctx: ServiceContext): Promise<Services> {
+/** `usage`: a usage service the caller built (and may have started) before loading the rest. */
+export async function createServices(ctx: ServiceContext, prebuilt: { usage?: UsageService } = {}): Promise<Services> {
   // Default tokens and proxy/config.yaml exist before the API answers its first request.
   // The proxy is built after the tokens, which ask it whether a change needs a restart.
   let proxy: ProxyService | undefined;
@@ -51,7 +52,7 @@ export async function createServices(ctx: ServiceContext): Promise<Services> {
   await tokens.init();
   // Every proxy start re-syncs proxy/config.yaml with the tokens (recreating it if deleted).
   proxy = new ProxyService(ctx, { prepareConfig: () => tokens.init(), onAddressChange: (from, to) => area.followAddress(from, to) });
-  const usage = new UsageService(ctx);
+  const usage = prebuilt.usage ?? new UsageService(ctx);
   const running = proxy;
   return {
     ctx,
@@ -81,7 +82,7 @@ export async function createServices(ctx: ServiceContext): Promise<Services> {
  * right after this call waits for that load rather than scanning every log.
  */
 export async function startServices(services: Services): Promise<void> {
-  services.usage.start(); // loads the disk cache in the background; usage reads wait for it
+  services.usage.start(); // loads the disk cache in the background (unless started already); usage reads wait for it
   await services.settings.start();
   await unlessConfigBroken(services, 'bridge', () => services.bridge.startup());
   await unlessConfigBroken(services, 'proxy', () => services.proxy.startup());

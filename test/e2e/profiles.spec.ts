@@ -70,9 +70,11 @@ test('a save after an outside edit opens the conflict dialog; overwrite and relo
     const later = new Date(Date.now() + 5_000);
     await fs.utimes(app.profileFile, later, later);
   };
-  await outside('edited-outside');
-
+  // The user edits first, so the page is dirty when the outside write lands and keeps their
+  // edit (a clean page would show the file's new content instead, which is right, but then there
+  // is no conflict to test).
   await model.fill('mine-model');
+  await outside('edited-outside');
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: /changed on disk/ });
   await expect(dialog).toBeVisible();
@@ -89,9 +91,12 @@ test('a save after an outside edit opens the conflict dialog; overwrite and relo
   await expect(page.getByTestId('backup-path')).toBeVisible();
   expect((JSON.parse(await fs.readFile(app.profileFile, 'utf8')) as { env: Record<string, string> }).env.PROVIDER_MODEL).toBe('mine-model');
 
-  // Second round: take the disk version instead.
-  await outside('second-outside');
+  // Second round: take the disk version instead. A fresh page first: the editor re-reads the file
+  // after its own save, and on a busy machine that read could land after the next outside write.
+  await page.reload();
+  await expect(model).toHaveValue('mine-model');
   await model.fill('discarded-model');
+  await outside('second-outside');
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(dialog).toBeVisible();
   await dialog.getByRole('button', { name: /Reload from disk/ }).click();

@@ -20,6 +20,8 @@ export interface TestAppOptions {
   env?: NodeJS.ProcessEnv;
   /** Prepares files in the temp home before the app starts. */
   before?: (dirs: { home: string; agentDir: string }) => Promise<void>;
+  /** As `serve` starts the app: with no usage disk cache, the first scan starts at once. */
+  scanUsageAtStart?: boolean;
 }
 
 /** Starts the real app on port 0 with a fresh temporary home and agent dir. */
@@ -35,6 +37,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     port: 0,
     clock: options.clock,
     logger: silentLogger,
+    ...(options.scanUsageAtStart ? { scanUsageAtStart: true } : {}),
     // HOME is the temp home too, so `~` paths (agent-tool settings, editor DB) never reach the real one.
     env: { ...process.env, HOME: home, USERPROFILE: home, ...options.env, SWITCHBOARD_HOME: home, SWITCHBOARD_AGENT_DIR: agentDir },
   });

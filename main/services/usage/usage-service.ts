@@ -87,6 +87,7 @@ export class UsageService {
   private disk = { version: -1, lastFetch: 0 };
   private stamp = { version: -1, epoch: -1, text: '' };
   private stopZoneWatch: () => void = () => undefined;
+  private started = false;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -108,10 +109,22 @@ export class UsageService {
     this.zones = new ZoneSetting(ctx);
   }
 
-  /** Loads the disk cache in the background; reads wait for it. */
-  start(): void {
+  /**
+   * Loads the disk cache in the background; reads wait for it. Once per service (later calls do
+   * nothing). `scanWithoutCache`: when there is no usable disk cache, the first scan starts right
+   * away instead of with the first read, so the app reads the logs while it is still starting up
+   * (the desktop app and `serve` do this; a read then shares that scan).
+   */
+  start(options: { scanWithoutCache?: boolean } = {}): void {
+    if (this.started) return;
+    this.started = true;
     this.stopZoneWatch = this.zones.watch();
     this.loaded = this.loadDiskCache();
+    if (options.scanWithoutCache) {
+      void this.loaded.then(() => {
+        if (this.lastFetch === null && this.inflight === null) this.revalidate();
+      });
+    }
   }
 
   async stop(): Promise<void> {

@@ -7,6 +7,7 @@ import { CliError } from '../../../main/cli/args.js';
 import { runBridge, runCursorAlias } from '../../../main/cli/bridge.js';
 import { main } from '../../../main/cli/index.js';
 import { appRoot } from '../../../main/infra/app-root.js';
+import { nodeEntry } from '../../../main/infra/node-entry.js';
 import { findFreePort } from '../../../main/infra/port-probe.js';
 import { isProcessAlive } from '../../../main/infra/process-alive.js';
 import type { BridgeServiceOptions } from '../../../main/services/bridge/bridge-service.js';
@@ -182,14 +183,15 @@ describe('switchboard bridge (in-process, same service as the API)', () => {
   });
 });
 
-/** The real command, as a user runs it (sources through tsx). */
+/** The real command, as a user runs it (from dist/ under `npm test`, else from sources). */
 function cli(args: string[], env: NodeJS.ProcessEnv) {
+  const entry = nodeEntry('main/cli/main');
   return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     execFile(
-      process.execPath,
-      ['--import', 'tsx', path.join(appRoot(), 'main/cli/main.ts'), ...args],
+      entry.command,
+      [...entry.args, ...args],
       // Only a bound against a hang: from sources through tsx on a busy machine a run takes tens of seconds.
-      { env: { ...process.env, ...env }, timeout: 180_000 },
+      { env: { ...process.env, ...entry.env, ...env }, timeout: 180_000 },
       (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
     );
   });

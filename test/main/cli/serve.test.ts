@@ -5,13 +5,13 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { appRoot } from '../../../main/infra/app-root.js';
+import { nodeEntry } from '../../../main/infra/node-entry.js';
 import { findFreePort, isPortInUse } from '../../../main/infra/port-probe.js';
 import { isProcessAlive } from '../../../main/infra/process-alive.js';
 import { waitUntil } from '../../../main/infra/process-wait.js';
 import { writeOfflineConfig } from '../../helpers/offline-config.js';
 
-/** `switchboard serve` as a user runs it (sources through tsx): the home lock, signals, a busy port. */
+/** `switchboard serve` as a user runs it (from dist/ under `npm test`, else from sources): the home lock, signals, a busy port. */
 
 interface Serve {
   child: ChildProcess;
@@ -38,8 +38,9 @@ async function makeHome(): Promise<{ home: string; agentDir: string }> {
 }
 
 function serve(dirs: { home: string; agentDir: string }, args: string[]): Serve {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(appRoot(), 'main/cli/main.ts'), 'serve', ...args], {
-    env: { ...process.env, HOME: dirs.home, SWITCHBOARD_HOME: dirs.home, SWITCHBOARD_AGENT_DIR: dirs.agentDir, SWITCHBOARD_PORT: '', SWITCHBOARD_LOG_LEVEL: 'info' },
+  const entry = nodeEntry('main/cli/main');
+  const child = spawn(entry.command, [...entry.args, 'serve', ...args], {
+    env: { ...process.env, ...entry.env, HOME: dirs.home, SWITCHBOARD_HOME: dirs.home, SWITCHBOARD_AGENT_DIR: dirs.agentDir, SWITCHBOARD_PORT: '', SWITCHBOARD_LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);

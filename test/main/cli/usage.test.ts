@@ -3,6 +3,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CliError } from '../../../main/cli/args.js';
+import { parseUsageArgs, runUsage } from '../../../main/cli/usage.js';
 import { nodeEntry } from '../../../main/infra/node-entry.js';
 import { assistantLine } from '../../fixtures/usage/lines.js';
 import { makeTempDir } from '../../helpers/temp-dir.js';
@@ -88,14 +90,18 @@ describe('switchboard usage (child process)', () => {
   }, 90_000);
 
   it('--help and no report print the help and exit 0', async () => {
-    for (const args of [['--help'], [], ['daily', '-h']]) {
-      const { code, stdout } = await usage(args);
-      expect(code).toBe(0);
-      expect(stdout).toContain('Usage: switchboard usage <report> [options]');
+    // Through the CLI's own help path (`<command> -h`) as a child; the other spellings in process.
+    const { code, stdout } = await usage(['daily', '-h']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('Usage: switchboard usage <report> [options]');
+    for (const args of [['--help'], []]) {
+      let printed = '';
+      expect(await runUsage(args, env, { out: (t) => void (printed += t), err: () => undefined })).toBe(0);
+      expect(printed).toContain('Usage: switchboard usage <report> [options]');
     }
   }, 90_000);
 
-  it.each([
+  const badArgs: Array<[string[], RegExp]> = [
     [['weekly'], /unknown usage report 'weekly'/],
     [['daily', '--since', '2026-01-01'], /Invalid date format\. Use YYYYMMDD: --since 2026-01-01/],
     [['daily', '--since', '20260230'], /Invalid date format/],
@@ -105,11 +111,20 @@ describe('switchboard usage (child process)', () => {
     [['daily', '--since'], /--since needs a value/],
     [['daily', '--since', '20260101', '--since', '20260102'], /--since given twice/],
     [['daily', '--verbose'], /unexpected argument '--verbose'/],
-  ])('exit 2 with a clear message for %j', async (args, message) => {
-    const { code, stderr, stdout } = await usage(args);
-    expect(code).toBe(2);
-    expect(stdout).toBe('');
-    expect(stderr).toMatch(message);
+  ];
+
+  it.each(badArgs)('a usage error for %j names what is wrong', (args, message) => {
+    expect(() => parseUsageArgs(args)).toThrow(CliError);
+    expect(() => parseUsageArgs(args)).toThrow(message);
+  });
+
+  it('a usage error exits 2 with its message on stderr and nothing on stdout (child process)', async () => {
+    for (const [args, message] of [badArgs[0]!, badArgs[4]!]) {
+      const { code, stderr, stdout } = await usage(args);
+      expect(code).toBe(2);
+      expect(stdout).toBe('');
+      expect(stderr).toMatch(message);
+    }
   }, 90_000);
 
   it('exit 1 when the transcripts cannot be read and nothing is cached', async () => {

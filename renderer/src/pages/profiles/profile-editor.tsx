@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError } from '../../api.js';
 import type { ProfileCard, ProfileSettings, SettingsUpdateResult } from '../../api-types.js';
 import { ConflictDialog } from '../../components/conflict-dialog.js';
@@ -43,6 +43,8 @@ export function ProfileEditor(props: { profile: string; card?: ProfileCard; clau
   const [saved, setSaved] = useState<SettingsUpdateResult | null>(null);
   const [conflict, setConflict] = useState<{ theirs: ProfileSettings; currentMtime: number } | null>(null);
   const [showErrors, setShowErrors] = useState(false);
+  const dirtyNow = useRef(dirty);
+  dirtyNow.current = dirty;
 
   const adopt = (settings: ProfileSettings | null) => {
     setBase(settings);
@@ -108,7 +110,8 @@ export function ProfileEditor(props: { profile: string; card?: ProfileCard; clau
   const refreshFromDisk = async () => {
     if (dirty || saving || !base) return;
     const fresh = await api.settings(props.profile).catch(() => null);
-    if (fresh && fresh.mtime !== base.mtime && !dirty) adopt(fresh);
+    // Typing while the file was read makes the page dirty: their edit wins over the fresh copy.
+    if (fresh && fresh.mtime !== base.mtime && !dirtyNow.current) adopt(fresh);
   };
 
   if (loaded.error) return <ErrorNotice error={loaded.error} context={`Profile ${props.profile}`} />;
