@@ -103,12 +103,13 @@ export async function runUsage(argv: string[], env: NodeJS.ProcessEnv = process.
 
 /**
  * Everything an answer depends on besides the data: the report and its options, the build (its
- * aggregation code and price table) and, for a default zone or cost mode, what they are read from
+ * aggregation code and price table), the agent dir and instances dir, and, for a default zone or cost mode, what they are read from
  * (config.yaml as a file, and the system zone).
  */
 async function memoKey(o: Options, paths: Paths): Promise<string> {
   const p = o.params;
-  const parts = [o.report, p.since ?? '', p.until ?? '', p.tz ?? '', p.mode ?? '', appVersion(), priceTableId()];
+  // Whose logs: the disk cache holds one agent dir's, but a memo entry must not outlive a switch.
+  const parts = [o.report, p.since ?? '', p.until ?? '', p.tz ?? '', p.mode ?? '', appVersion(), priceTableId(), paths.agentDir, paths.instancesDir];
   if (p.tz === undefined || p.mode === undefined) {
     const config = await statIdentity(paths.appConfig).catch(() => null);
     parts.push(config ? `${config.size}:${config.mtimeMs}:${config.ino}` : 'no config', systemTimeZone());

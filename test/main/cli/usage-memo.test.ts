@@ -104,9 +104,9 @@ describe('switchboard usage with kept answers (in process)', () => {
   const io = { out: (t: string) => void out.push(t), err: (t: string) => void out.push(`ERR ${t}`) };
   let env: NodeJS.ProcessEnv;
   let transcript: string;
-  const daily = async (clock: ManualClock, args: string[] = ['daily', '--json', '--tz', 'UTC']) => {
+  const daily = async (clock: ManualClock, args: string[] = ['daily', '--json', '--tz', 'UTC'], extra: NodeJS.ProcessEnv = {}) => {
     out.length = 0;
-    expect(await runUsage(args, env, io, 200, clock)).toBe(0);
+    expect(await runUsage(args, { ...env, ...extra }, io, 200, clock)).toBe(0);
     return out.join('');
   };
 
@@ -140,6 +140,16 @@ describe('switchboard usage with kept answers (in process)', () => {
     expect(after.daily.map((d: { inputTokens: number }) => d.inputTokens)).toEqual([1000, 7]);
     expect(JSON.parse(await daily(clock))).toEqual(after);
     expect(start).toHaveBeenCalledTimes(2);
+  });
+
+  it('another agent dir is never answered from the memo, even within the fresh minute', async () => {
+    const clock = new ManualClock(Date.now());
+    await daily(clock);
+    const other = path.join(dir, 'other-agent');
+    await fs.mkdir(path.join(other, 'projects', 'q'), { recursive: true });
+    await fs.writeFile(path.join(other, 'projects', 'q', 't.jsonl'), assistantLine({ msg: 'o', req: 'ro', ts: '2026-03-01T09:00:00.000Z', input: 5, output: 5 }) + '\n');
+    const answer = JSON.parse(await daily(clock, ['daily', '--json', '--tz', 'UTC'], { SWITCHBOARD_AGENT_DIR: other }));
+    expect(answer.daily.map((d: { date: string }) => d.date)).toEqual(['2026-03-01']);
   });
 
   it('a default zone answer is not reused after config.yaml changes', async () => {

@@ -81,7 +81,9 @@ export function errorLogName(pathname: string, at: Date, id: string): string {
       .replace(/^\/+/, '')
       .replace(/[/\\:\s<>"|?*]+/g, '-')
       .replace(/-+/g, '-')
-      .replace(/^-|-$/g, '') || 'root';
+      .replace(/^-|-$/g, '')
+      // A scanner's 300-character path must not make the name too long for the file system.
+      .slice(0, 100) || 'root';
   const p = (n: number) => String(n).padStart(2, '0');
   const stamp = `${at.getFullYear()}-${p(at.getMonth() + 1)}-${p(at.getDate())}T${p(at.getHours())}${p(at.getMinutes())}${p(at.getSeconds())}`;
   return `error-${slug}-${stamp}-${id}.log`;

@@ -87,7 +87,7 @@ export function formatErrorLog(record: RecordLike): string {
     out.push(`=== Upstream Request ${n} ===`);
     out.push(`Timestamp: ${new Date(a.timestamp).toISOString()}`);
     out.push(`Upstream: ${a.upstream} (${a.keyLabel})`);
-    out.push(`POST ${a.url}`);
+    out.push(`POST ${maskUrl(a.url)}`);
     out.push(...maskedHeaderLines(a.headers));
     out.push('', bodyText(a.body), '');
     out.push(`=== Upstream Response ${n} ===`);

@@ -21,10 +21,10 @@ export function finishRequest(ctx: EngineContext, record: RequestRecord, pathnam
     id: state.requestLog.nextId(),
     time: record.startedAt,
     format: record.format,
-    method: record.req.method ?? 'GET',
-    path: pathname,
-    modelRequested: record.modelRequested,
-    modelSent: record.modelSent,
+    method: cut(record.req.method ?? 'GET', SHORT),
+    path: cut(pathname, SHORT),
+    modelRequested: cutOrNull(record.modelRequested, SHORT),
+    modelSent: cutOrNull(record.modelSent, SHORT),
     upstream: record.upstream,
     keyIndex: record.keyIndex,
     status: record.streamFailedStatus ?? record.status,
@@ -32,11 +32,27 @@ export function finishRequest(ctx: EngineContext, record: RequestRecord, pathnam
     latencyMs: Math.max(0, ctx.now() - record.startedAt),
     ttfbMs: record.firstByteAt === null ? null : Math.max(0, record.firstByteAt - record.startedAt),
     tokens: record.tokens,
-    session: record.session,
-    error: record.error ?? (outcome === 'aborted' ? 'The client closed the connection' : null),
+    session: cutOrNull(record.session, SHORT),
+    error: cutOrNull(record.error ?? (outcome === 'aborted' ? 'The client closed the connection' : null), ERROR_TEXT),
     errorLog,
   };
   state.requestLog.add(entry);
+}
+
+/**
+ * What a client or an upstream controls (a path, a model name, a session id, an upstream's error
+ * message of up to a MiB) is cut before it enters the 2 000-entry ring, the JSONL file and the
+ * event stream: the error log keeps the whole text.
+ */
+const SHORT = 256;
+const ERROR_TEXT = 2048;
+
+function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+function cutOrNull(text: string | null, max: number): string | null {
+  return text === null ? null : cut(text, max);
 }
 
 function outcomeOf(record: RequestRecord, clientGone: boolean): RequestOutcome {

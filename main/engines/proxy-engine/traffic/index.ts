@@ -35,6 +35,13 @@ export async function handleTraffic(req: http.IncomingMessage, res: http.ServerR
   const exchange: Exchange = { req, res, client, endpoint, pinned, search, record, hangup };
   try {
     await serve(ctx, exchange);
+  } catch (err) {
+    // The server answers 500 for it; the request log and the error log say so too (not `ok`).
+    if (record.status === 0 && !hangup.gone) {
+      record.finish(500, JSON.stringify(clientErrorBody(client, 500, 'Internal proxy error')));
+      record.error = `Internal proxy error: ${err instanceof Error ? err.message : String(err)}`;
+    }
+    throw err;
   } finally {
     finishRequest(ctx, record, pathname, hangup.gone);
   }
@@ -80,7 +87,16 @@ async function serve(ctx: EngineContext, x: Exchange): Promise<void> {
   if (x.endpoint === 'count_tokens') {
     // Only an Anthropic upstream can count exactly; for the others the engine estimates.
     upstreams = upstreams.filter((u) => u.format === 'anthropic');
-    if (upstreams.length === 0) return answer(x, 200, { input_tokens: estimateInputTokens(request.parsed() as unknown as AnthropicRequest) });
+    if (upstreams.length === 0) {
+      let estimate: number;
+      try {
+        estimate = estimateInputTokens(request.parsed() as unknown as AnthropicRequest);
+      } catch (err) {
+        // A shape the estimate cannot read (content: null, a broken value deep inside): the client's mistake.
+        return reject(x, 400, `Invalid request body: ${(err as Error).message}`);
+      }
+      return answer(x, 200, { input_tokens: estimate });
+    }
   }
   const state = trafficState(ctx);
   const attempts = attemptOrder(upstreams, state.poolOf, ctx.now());

@@ -16,8 +16,12 @@ export function maskedHeaderLines(headers: http.IncomingHttpHeaders | Record<str
   return lines;
 }
 
-/** Query values named like secrets (`?key=`, `?auth_token=`) or holding a URL with a password are masked in the logged URL. */
-export function maskUrl(pathAndQuery: string): string {
+/**
+ * Query values named like secrets (`?key=`, `?auth_token=`) or holding a URL with a password are
+ * masked in the logged URL, and so is the password of a whole URL's userinfo (`https://u:p@host`).
+ */
+export function maskUrl(url: string): string {
+  const pathAndQuery = url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/@?#:]*):[^/@?#]*@/i, '$1:********@');
   const q = pathAndQuery.indexOf('?');
   if (q === -1) return pathAndQuery;
   const params = new URLSearchParams(pathAndQuery.slice(q + 1));

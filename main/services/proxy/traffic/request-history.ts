@@ -1,8 +1,10 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { RequestLogEntry } from '../../../engines/proxy-engine/traffic/request-entry.js';
 import { REQUEST_LOG_FILE, REQUEST_LOG_ROTATED } from '../../../engines/proxy-engine/traffic/request-log.js';
 import { isNotFound } from '../../../infra/file-stat.js';
+import { readOwnText } from '../../../infra/no-follow.js';
+
+const MAX_HISTORY_FILE = 16 << 20;
 
 /**
  * The request log's history on disk (`proxy/logs/requests.jsonl` and its one rotated generation),
@@ -24,7 +26,8 @@ export async function readRequestHistory(logsDir: string): Promise<RequestLogEnt
 
 async function readLines(file: string): Promise<string[]> {
   try {
-    return (await fs.readFile(file, 'utf8')).split('\n');
+    // The app's own file: not through a link, and bounded (the engine rotates at 8 MiB).
+    return (await readOwnText(file, MAX_HISTORY_FILE)).text.split('\n');
   } catch (err) {
     if (isNotFound(err)) return [];
     throw err;

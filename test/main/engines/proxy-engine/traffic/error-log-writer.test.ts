@@ -55,6 +55,22 @@ describe('masking', () => {
     expect(maskHeader(name, value)).toBe(expected);
   });
 
+  it('masks the upstream URL of each attempt too: a forwarded ?key= and a base_url password', () => {
+    const r = new RequestRecord(fakeReq, 0, 'anthropic', Buffer.from('{}'));
+    r.addAttempt({ timestamp: 0, upstream: 'an', keyLabel: 'key 1 of 1', url: 'https://user:hunter2-password@up.example/v1/messages?beta=true&key=abcdefghijklmnopqrstuvwxyz', headers: {}, body: Buffer.from('{}'), status: 500 });
+    r.finish(500, '{}');
+    const text = formatErrorLog(r);
+    expect(text).toContain('POST https://user:********@up.example/v1/messages?beta=true&key=abcd...wxyz');
+    expect(text).not.toContain('hunter2');
+    expect(text).not.toContain('abcdefghijklmnopqrstuvwxyz');
+  });
+
+  it('cuts a long path in the file name, so a scanner cannot make it too long for the file system', () => {
+    const name = errorLogName(`/v1/${'a'.repeat(400)}`, new Date(2026, 0, 14, 10, 15, 30), '1a2b3c4d');
+    expect(name.length).toBeLessThanOrEqual(140);
+    expect(name).toMatch(/^error-v1-a+-2026-01-14T101530-1a2b3c4d\.log$/);
+  });
+
   it('masks credential query values only', () => {
     expect(maskUrl('/v1/messages?beta=true&auth_token=abcdefghijklmnopqrstuvwxyz')).toBe('/v1/messages?beta=true&auth_token=abcd...wxyz');
     expect(maskUrl('/v1/messages?x-access-key=abc&passwd=abc&model=m')).toBe('/v1/messages?x-access-key=********&passwd=********&model=m');

@@ -456,6 +456,27 @@ describe('provider aliases, count_tokens, sessions', () => {
     expect(an.seen[0]!.url).toBe('/v1/messages/count_tokens?beta=true');
   });
 
+  it('count_tokens answers 400 for a body its estimate cannot read, and the request log says 400 (not ok)', async () => {
+    const res = await post('/v1/messages/count_tokens', { model: 'gpt-4o', messages: [{ role: 'user', content: null }] });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/^Invalid request body: /);
+    const log = await fetch(`${engine.base}/v0/management/requests?limit=1`, { headers: { authorization: `Bearer ${SECRET}` } });
+    const [entry] = ((await log.json()) as { requests: Array<{ path: string; status: number; outcome: string }> }).requests;
+    expect(entry).toMatchObject({ path: '/v1/messages/count_tokens', status: 400, outcome: 'error' });
+  });
+
+  it('cuts what a client controls before it enters the request log (model, session: 256 characters)', async () => {
+    const model = `m-${'x'.repeat(5000)}`;
+    const res = await post('/v1/messages', { model, max_tokens: 1, messages: [{ role: 'user', content: 'x' }], metadata: { user_id: 'u'.repeat(5000) } });
+    expect(res.status).toBe(404);
+    const log = await fetch(`${engine.base}/v0/management/requests?limit=1`, { headers: { authorization: `Bearer ${SECRET}` } });
+    const [entry] = ((await log.json()) as { requests: Array<{ modelRequested: string; session: string; error: string }> }).requests;
+    expect(entry!.modelRequested).toHaveLength(256);
+    expect(entry!.modelRequested.endsWith('…')).toBe(true);
+    expect(entry!.session.length).toBeLessThanOrEqual(256);
+    expect(entry!.error.length).toBeLessThanOrEqual(2048);
+  });
+
   it('counts sessions by metadata.user_id, else x-session-id', async () => {
     an.behave = () => ({ kind: 'json', body: { id: 'msg_s', type: 'message', role: 'assistant', model: 'm', content: [], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } } });
     const count = async () => {
