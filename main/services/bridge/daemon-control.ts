@@ -58,6 +58,8 @@ export function daemonLaunchSpec(configDir: string, settings: BridgeSection): La
 }
 
 /** True when `/health` on the port answers as the bridge daemon (not just anything listening). */
+const HEALTH_TIMEOUT_MS = 5_000;
+
 export async function isBridgeHealthy(port: number, timeoutMs = 1_000): Promise<boolean> {
   try {
     const res = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(timeoutMs) });
@@ -88,7 +90,9 @@ export function createDaemonSupervisor(options: DaemonControlOptions): ProcessSu
       return { ...spec, detached: true, outputFile: files.logFile };
     },
     port: async () => (await options.settings()).port,
-    isHealthy: (port) => isBridgeHealthy(port),
+    // 5 s, not 1: adoption forgets a record whose daemon does not answer, and on a busy machine a
+    // live daemon took over a second (it was then left running with nothing to stop it).
+    isHealthy: (port) => isBridgeHealthy(port, HEALTH_TIMEOUT_MS),
     readyTimeoutMs: options.readyTimeoutMs ?? READY_TIMEOUT_MS,
     readyPollMs: options.readyPollMs ?? READY_POLL_MS,
     stopGraceMs: options.stopGraceMs ?? STOP_GRACE_MS,

@@ -51,7 +51,8 @@ export class ProxyControl {
       name: 'proxy',
       port: async () => (await this.prepare())[1].server.port,
       launch: async () => proxyLaunchSpec(...(await this.prepare())),
-      isHealthy: (port) => isHttpOk(`http://${urlHost(this.view.host)}:${port}/`, 1_000),
+      // 5 s, as the bridge's: a slow answer on a busy machine must not make adoption forget a live engine.
+      isHealthy: (port) => isHttpOk(`http://${urlHost(this.view.host)}:${port}/`, 5_000),
       // As long as the bridge's: on a busy machine a slow start is not a failed one (a crash still ends it at once).
       readyTimeoutMs: options.readyTimeoutMs ?? 30_000,
       readyPollMs: options.readyPollMs ?? 50,
