@@ -52,8 +52,11 @@ export interface ScanReport {
 export class UsageLoader {
   constructor(private readonly o: LoaderOptions) {}
 
-  /** `progress` is filled in as the scan goes (the status endpoint shows it). */
-  async scan(progress: ScanProgress = newProgress()): Promise<ScanReport> {
+  /**
+   * `progress` is filled in as the scan goes (the status endpoint shows it). `signal` aborts it
+   * (the app quitting): the scan rejects without applying anything.
+   */
+  async scan(progress: ScanProgress = newProgress(), signal?: AbortSignal): Promise<ScanReport> {
     let found: FoundFile[];
     try {
       found = await findTranscripts(usageRoots(this.o.agentDir, this.o.instancesDir), this.onFound(progress));
@@ -61,6 +64,7 @@ export class UsageLoader {
       await this.o.pool?.close(); // it may have been started early
       throw err;
     }
+    signal?.throwIfAborted();
     const { tasks, removed } = this.plan(found);
     const bytes = tasks.reduce((sum, t) => sum + t.bytes, 0);
     progress.filesTotal = tasks.length;
@@ -71,7 +75,8 @@ export class UsageLoader {
       progress.filesDone += files;
       progress.bytesDone += read;
     };
-    const result = useWorkers ? await this.readInWorkers(tasks, done) : await readInline(tasks, this.o.pricing, done);
+    const result = useWorkers ? await this.readInWorkers(tasks, done, signal) : await readInline(tasks, this.o.pricing, done, signal);
+    signal?.throwIfAborted();
     for (const f of result.failed) this.o.logger.warn(`usage: cannot read ${f.path}: ${f.message}`);
     // Path order whichever thread read what, so sums are added up in the same order every time.
     result.reads.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -115,7 +120,7 @@ export class UsageLoader {
     return { tasks, removed };
   }
 
-  private async readInWorkers(tasks: SizedTask[], done: Progressed): Promise<ReadResult> {
+  private async readInWorkers(tasks: SizedTask[], done: Progressed, signal?: AbortSignal): Promise<ReadResult> {
     let reported = { files: 0, bytes: 0 };
     try {
       return {
@@ -126,9 +131,10 @@ export class UsageLoader {
         usedWorkers: true,
       };
     } catch (err) {
+      signal?.throwIfAborted(); // the pool was closed for a stop: no fallback read
       this.o.logger.warn(`usage: scan workers failed (${err instanceof Error ? err.message : String(err)}); reading in the main thread`);
       done(-reported.files, -reported.bytes); // read again from the start
-      return readInline(tasks, this.o.pricing, done);
+      return readInline(tasks, this.o.pricing, done, signal);
     }
   }
 }
@@ -141,11 +147,12 @@ type ReadResult = PoolResult & { usedWorkers: boolean };
 type Progressed = (files: number, bytes: number) => void;
 
 /** Small reads stay in this thread, yielding between files so requests keep flowing. */
-async function readInline(tasks: readonly SizedTask[], pricing: Pricing, done: Progressed): Promise<ReadResult> {
+async function readInline(tasks: readonly SizedTask[], pricing: Pricing, done: Progressed, signal?: AbortSignal): Promise<ReadResult> {
   const scratch = newScratch();
   const out: ReadResult = { reads: [], missing: [], failed: [], usedWorkers: false };
   const delayMs = testScanDelayMs();
   for (const task of tasks) {
+    signal?.throwIfAborted();
     const one = readAll([task], pricing, scratch);
     out.reads.push(...one.reads);
     out.missing.push(...one.missing);

@@ -88,6 +88,8 @@ export class UsageService {
   private stamp = { version: -1, epoch: -1, text: '' };
   private stopZoneWatch: () => void = () => undefined;
   private started = false;
+  /** Aborted by stop(): a running scan ends at once (the app is quitting), none starts after. */
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -122,13 +124,21 @@ export class UsageService {
     this.loaded = this.loadDiskCache();
     if (options.scanWithoutCache) {
       void this.loaded.then(() => {
-        if (this.lastFetch === null && this.inflight === null) this.revalidate();
+        if (this.lastFetch === null && this.inflight === null && !this.stopping.signal.aborted) this.revalidate();
       });
     }
   }
 
+  /**
+   * Ends a running scan instead of waiting for it (a first scan of gigabytes would hold a quit up
+   * for seconds; the disk cache keeps what the last finished scan found), then waits for the disk
+   * cache write under way.
+   */
   async stop(): Promise<void> {
     this.stopZoneWatch();
+    this.stopping.abort();
+    await this.loaded;
+    await this.pool?.close(); // worker reads reject at once; the scan sees the abort, not a fallback
     await this.inflight?.catch(() => undefined);
     await this.persisting;
     await this.pool?.close();
@@ -347,7 +357,7 @@ export class UsageService {
     // Starts on the next turn: a stale read that triggered this answers first.
     const progress = (this.progress = newProgress());
     await yieldToLoop();
-    this.lastReport = await this.loader.scan(progress);
+    this.lastReport = await this.loader.scan(progress, this.stopping.signal);
     // Once per start, after a scan that changed nothing: the index a disk-cache start skipped,
     // built in steps so that reads answered meanwhile are not held up.
     await this.store.warmIndex(() => yieldToLoop());

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeCacheFile } from '../../../../main/services/usage/disk-cache.js';
-import { FRESH_MS, MONTHLY_FRESH_MS, STALE_LIMIT_MS } from '../../../../main/services/usage/usage-service.js';
+import { FRESH_MS, MONTHLY_FRESH_MS, STALE_LIMIT_MS, UsageService } from '../../../../main/services/usage/usage-service.js';
 import { UsageUnavailableError } from '../../../../main/services/usage/usage-errors.js';
 import { assistantLine } from '../../../fixtures/usage/lines.js';
 import { usageHarness, type UsageHarness } from '../../../fixtures/usage/service.js';
@@ -274,5 +274,34 @@ describe('timezone', () => {
     await h.append('p/s.jsonl', [line('a', 1, '2026-01-09T20:00:00.000Z')]);
     expect((await h.service.daily({})).map((d) => d.date)).toEqual(['2026-01-10']);
     expect((await h.service.daily({ tz: 'America/Los_Angeles' })).map((d) => d.date)).toEqual(['2026-01-09']);
+  });
+});
+
+describe('stopping (the app quitting)', () => {
+  it('ends a running scan instead of waiting for it: nothing is applied or written', async () => {
+    h = await usageHarness();
+    for (let i = 0; i < 40; i++) await h.append(`p/s${i}.jsonl`, [line(`m${i}`, 1)]);
+    process.env.SWITCHBOARD_TEST_SCAN_DELAY_MS = '200'; // 40 files × 200 ms: an 8 s scan
+    try {
+      const read = h.service.summary(UTC).catch((err: unknown) => err);
+      await expect.poll(async () => (await h.service.status()).progress?.filesDone ?? 0, { timeout: 30_000 }).toBeGreaterThan(0);
+      const t0 = performance.now();
+      await h.service.stop();
+      expect(performance.now() - t0).toBeLessThan(5_000);
+      expect(await read).toBeInstanceOf(UsageUnavailableError);
+      await expect(fs.stat(h.ctx.paths.usageCache)).rejects.toThrow(/ENOENT/);
+    } finally {
+      delete process.env.SWITCHBOARD_TEST_SCAN_DELAY_MS;
+    }
+  });
+
+  it('a service stopped before its disk cache loaded starts no scan at all', async () => {
+    h = await usageHarness();
+    await h.append('p/s.jsonl', [line('a', 100)]);
+    const fresh = new UsageService(h.ctx, { pool: null });
+    fresh.start({ scanWithoutCache: true });
+    await fresh.stop();
+    expect((await fresh.status()).scanning).toBe(false);
+    expect(fresh.lastScan()).toBeNull();
   });
 });
