@@ -71,7 +71,7 @@ async function startLocked(
 ): Promise<RunningSwitchboard> {
   const { logger, clock, paths, lock } = o;
   const hot = new HotAnswers(clock);
-  const warm = new WarmAnswers(paths.usageAnswers, paths.usageCache, `${appVersion()} ${priceTableId()}`, logger);
+  const warm = new WarmAnswers(paths.usageAnswers, paths.usageCache, `${appVersion()} ${priceTableId()}`, logger, paths.appConfig);
   const warmed = await warm.load(hot, clock.now());
   let app: Express | null = null;
   const waiting: Array<[http.IncomingMessage, http.ServerResponse]> = [];

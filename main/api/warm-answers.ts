@@ -21,7 +21,7 @@ export interface DiskCacheSource extends StampSource {
 }
 
 const FORMAT = 'switchboard-usage-answers';
-const VERSION = 1;
+const VERSION = 2;
 /** The dashboard asks a handful of views per zone; this bounds a file written every half minute. */
 const MAX_FILE_BYTES = 4 << 20;
 export const SAVE_EVERY_MS = 30_000;
@@ -48,6 +48,8 @@ export class WarmAnswers {
     private readonly cacheFile: string,
     private readonly build: string,
     private readonly logger: Logger,
+    /** config.yaml: an answer for the default cost mode is not used once it changed (edited while the app was closed). */
+    private readonly configFile?: string,
   ) {}
 
   /** Puts the saved answers into `hot` (served until it is attached to the service); how many. */
@@ -56,6 +58,7 @@ export class WarmAnswers {
     if (saved === null || saved.build !== this.build) return 0;
     const age = now - saved.cache.lastFetch;
     if (age < 0 || age >= STALE_LIMIT_MS || !(await this.cacheIs(saved.cache))) return 0;
+    if (saved.config !== (await this.configStamp())) return 0;
     for (const [url, body] of saved.answers) hot.remember(url, body, '', Infinity, false);
     return saved.answers.length;
   }
@@ -88,7 +91,8 @@ export class WarmAnswers {
       if (cache === null || usage.answersStamp() !== stamp) return;
       let bytes = 0;
       const kept = answers.filter(([url, body]) => (bytes += url.length + body.length) <= MAX_FILE_BYTES);
-      await writeFileAtomic(this.file, JSON.stringify({ format: FORMAT, version: VERSION, build: this.build, cache, answers: kept }), { mode: 0o600 });
+      const config = await this.configStamp();
+      await writeFileAtomic(this.file, JSON.stringify({ format: FORMAT, version: VERSION, build: this.build, cache, config, answers: kept }), { mode: 0o600 });
       this.savedKey = key;
     } catch (err) {
       this.logger.warn(`usage: cannot save answers for the next start: ${errorMessage(err)}`);
@@ -113,6 +117,13 @@ export class WarmAnswers {
     return null;
   }
 
+  /** config.yaml as a file (size, mtime, inode), '' when there is none. */
+  private async configStamp(): Promise<string> {
+    if (this.configFile === undefined) return '';
+    const s = await fs.stat(this.configFile).catch(() => null);
+    return s === null ? '' : `${s.size}:${s.mtimeMs}:${s.ino}`;
+  }
+
   private async cacheIs(expected: DiskCacheIdentity): Promise<boolean> {
     try {
       const s = await fs.stat(this.cacheFile);
@@ -126,6 +137,7 @@ export class WarmAnswers {
 /** Hand-checked rather than with zod: this runs before zod is loaded (see runtime.ts). */
 interface Saved {
   build: string;
+  config: string;
   cache: DiskCacheIdentity;
   answers: Array<[string, string]>;
 }
@@ -137,6 +149,7 @@ function isSaved(raw: unknown): raw is Saved {
     raw.format === FORMAT &&
     raw.version === VERSION &&
     typeof raw.build === 'string' &&
+    typeof raw.config === 'string' &&
     ['size', 'mtimeMs', 'ino', 'lastFetch'].every((k) => isFiniteNumber(c[k])) &&
     Array.isArray(raw.answers) &&
     raw.answers.every((a) => Array.isArray(a) && a.length === 2 && typeof a[0] === 'string' && a[0].startsWith('/api/usage/') && typeof a[1] === 'string')

@@ -115,6 +115,18 @@ describe('warm answers', () => {
     expect(JSON.parse(first.body).inputTokens).toBe(100);
   });
 
+  it('are not used once config.yaml changed while the app was closed (a default cost mode or zone may have)', async () => {
+    await makeHome();
+    const clock = new ManualClock(T0);
+    await runOnce(clock);
+    await markSavedAnswer('saved');
+    const config = createPaths(dirs).appConfig;
+    await fs.appendFile(config, '\nusage:\n  cost_mode: display\n');
+    const { first } = await start(clock);
+    expect(JSON.parse(first.body)).not.toEqual({ marker: 'saved' });
+    expect(JSON.parse(first.body).inputTokens).toBe(100);
+  });
+
   it('are not used by another build (app version or price table)', async () => {
     await makeHome();
     const clock = new ManualClock(T0);
