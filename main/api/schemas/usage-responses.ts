@@ -105,4 +105,6 @@ export const statusResponse = z.object({
   oversizedLines: z.int().nullable(),
   scanning: z.boolean(),
   progress: z.object({ filesDone: z.int(), filesTotal: z.int(), bytesDone: z.int(), bytesTotal: z.int() }).nullable(),
+  /** Why the last scan failed (a logs folder that cannot be read, say); null once one succeeds. */
+  lastError: z.string().nullable(),
 });

@@ -46,6 +46,8 @@ export interface CacheStatus {
   scanning: boolean;
   /** Non-null while a scan runs. */
   progress: ScanProgress | null;
+  /** Why the last scan failed; null once one succeeds (so a UI stops waiting for a first scan that failed). */
+  lastError: string | null;
 }
 
 export interface UsageServiceOptions {
@@ -78,6 +80,7 @@ export class UsageService {
   private inflight: Promise<void> | null = null;
   /** The running scan's progress; null when none runs. */
   private progress: ScanProgress | null = null;
+  private lastError: string | null = null;
   private loaded: Promise<void> = Promise.resolve();
   private persisting: Promise<void> = Promise.resolve();
   /** Store version the disk cache holds; a scan that changed nothing is not written again. */
@@ -200,7 +203,7 @@ export class UsageService {
   async status(): Promise<CacheStatus> {
     await this.loaded;
     const progress = this.progress;
-    const scan = { scanning: progress !== null, progress: progress === null ? null : { ...progress } };
+    const scan = { scanning: progress !== null, progress: progress === null ? null : { ...progress }, lastError: this.lastError };
     if (this.lastFetch === null) {
       return { cached: false, lastFetch: null, lastFetchHuman: null, cacheAge: null, cacheAgeHuman: null, files: null, malformedLines: null, oversizedLines: null, ...scan };
     }
@@ -271,10 +274,20 @@ export class UsageService {
   }
 
   private sharedScan(): Promise<void> {
-    this.inflight ??= this.scan().finally(() => {
-      this.inflight = null;
-      this.progress = null;
-    });
+    this.inflight ??= this.scan()
+      .then(
+        () => {
+          this.lastError = null;
+        },
+        (err: unknown) => {
+          this.lastError = errorMessage(err);
+          throw err;
+        },
+      )
+      .finally(() => {
+        this.inflight = null;
+        this.progress = null;
+      });
     return this.inflight;
   }
 

@@ -52,3 +52,24 @@ describe('the first usage scan at start-up', () => {
     expect((await app.json('GET', '/api/usage/status')).body).toMatchObject({ cached: false, scanning: false });
   });
 });
+
+describe('a first scan that fails', () => {
+  it('status says why (lastError) and is not left "scanning"; a later good scan clears it', async () => {
+    app = await startTestApp({
+      scanUsageAtStart: true,
+      before: async ({ agentDir }) => {
+        await fs.writeFile(path.join(agentDir, 'projects'), 'a file where the projects folder should be');
+      },
+    });
+    const status = async () => (await app!.json('GET', '/api/usage/status')).body as { cached: boolean; scanning: boolean; lastError: string | null };
+    await vi.waitFor(async () => expect((await status()).lastError).toMatch(/ENOTDIR|not a directory/i), { timeout: 60_000, interval: 50 });
+    expect(await status()).toMatchObject({ cached: false, scanning: false });
+    const read = await app.json('GET', '/api/usage/summary?tz=UTC');
+    expect(read.status).toBe(503);
+
+    await fs.rm(path.join(app.agentDir, 'projects'));
+    await withLogs({ agentDir: app.agentDir });
+    expect((await app.json('POST', '/api/usage/refresh')).status).toBe(200);
+    expect(await status()).toMatchObject({ cached: true, scanning: false, lastError: null });
+  });
+});

@@ -24,7 +24,10 @@ export interface ScanState {
  */
 export function useScanStatus(): ScanState {
   const status = useResource(api.usageStatus, []);
-  const scanning = status.data !== undefined && (status.data.scanning || !status.data.cached);
+  // A first scan that failed (a logs folder that cannot be read) is not "still scanning": the
+  // reads then answer with the error, which the cards show, and the polling stops.
+  const failed = status.data !== undefined && !status.data.cached && !status.data.scanning && status.data.lastError !== null;
+  const scanning = status.data !== undefined && (status.data.scanning || (!status.data.cached && !failed));
   useEffect(() => {
     if (!scanning) return;
     const timer = setTimeout(() => void status.reload(), 700);

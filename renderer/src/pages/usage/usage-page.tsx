@@ -59,12 +59,14 @@ export function UsagePage() {
   // polled for its progress; the data reads are answered when the scan ends.
   const scanning = cache.data?.scanning === true;
   const uncached = cache.data !== undefined && !cache.data.cached;
+  // The first scan failed: say why (and that Refresh tries again) instead of waiting for it forever.
+  const failed = uncached && !scanning && cache.data?.lastError != null;
   useEffect(() => {
-    if (!scanning && !uncached) return undefined;
+    if (!scanning && (!uncached || failed)) return undefined;
     const timer = setTimeout(() => setStatusTick((t) => t + 1), 400);
     return () => clearTimeout(timer);
   }, [scanning, uncached, cache.data]);
-  const firstScan = uncached && summary.data === undefined && !summary.error;
+  const firstScan = uncached && !failed && summary.data === undefined && !summary.error;
 
   const costliestThisWeek = () => {
     setTouched(true);
@@ -100,7 +102,9 @@ export function UsagePage() {
           setFilter(f);
         }}
       />
-      {firstScan ? <ScanProgress status={cache.data!} /> : <UsageFigures {...{ summary, daily, hourly, monthly, models, insights, projects, zone: filter.zone, from: filter.from, to: filter.to }} onPickProject={(project) => setSelection({ ...selection, project })} />}
+      {failed ? (
+        <ErrorNotice error={new Error(`${cache.data!.lastError} — check that the folder exists and can be read, then press Refresh.`)} context="Cannot read the usage logs" />
+      ) : firstScan ? <ScanProgress status={cache.data!} /> : <UsageFigures {...{ summary, daily, hourly, monthly, models, insights, projects, zone: filter.zone, from: filter.from, to: filter.to }} onPickProject={(project) => setSelection({ ...selection, project })} />}
       {zoneKnown && ready ? (
         <SessionsTable
           query={query}
