@@ -81,7 +81,7 @@ export class ClaudeCodeService {
       const text = `${JSON.stringify({ ...settings, env: merged }, null, 2)}\n`;
       try {
         const backupPath = current ? await writeBackup(current.bytes, { backupsDir: this.ctx.paths.backupsDir, home: this.ctx.paths.configDir, ...BACKUP, now: new Date(this.ctx.clock.now()) }) : null;
-        await writeFileAtomic(this.file, text, current ? {} : { mode: 0o600 });
+        await writeFileAtomic(await linkTarget(this.file), text, current ? {} : { mode: 0o600 });
         const mtime = toMtime((await fs.stat(this.file)).mtimeMs);
         const keys = Object.keys(env).sort();
         await writeRecord(this.recordFile, {
@@ -126,7 +126,7 @@ export class ClaudeCodeService {
         // Edits made since the apply are not lost: the file as it is now is backed up first.
         if (current) await writeBackup(current.bytes, { backupsDir: this.ctx.paths.backupsDir, home: this.ctx.paths.configDir, ...BACKUP, now: new Date(this.ctx.clock.now()) });
         if (record.previous.existed) {
-          await writeFileAtomic(this.file, Buffer.from(record.previous.contentBase64, 'base64'), { mode: record.previous.mode });
+          await writeFileAtomic(await linkTarget(this.file), Buffer.from(record.previous.contentBase64, 'base64'), { mode: record.previous.mode });
         } else {
           await fs.rm(this.file, { force: true });
         }
@@ -179,6 +179,19 @@ function parseSettings(bytes: Buffer, file: string): Record<string, unknown> {
   if (!isRecord(value)) throw new ClaudeCodeError('invalid-json', `${file}: the top level must be a JSON object`);
   if (value.env !== undefined && !isRecord(value.env)) throw new ClaudeCodeError('invalid-json', `${file}: "env" must be an object`);
   return value;
+}
+
+/**
+ * Where a write of the agent's settings.json goes: through a symlink to its target (dotfile
+ * managers such as stow link it into a repository; an atomic rename over the link would cut it
+ * off), else the path itself.
+ */
+async function linkTarget(file: string): Promise<string> {
+  try {
+    return await fs.realpath(file);
+  } catch {
+    return file; // not there yet, or a dangling link: written in place
+  }
 }
 
 async function readCurrent(file: string): Promise<CurrentFile | null> {

@@ -85,6 +85,26 @@ describe('Claude Code settings', () => {
     await fs.writeFile(settingsFile(), USER_FILE);
   });
 
+  it('a settings.json that is a symlink (dotfiles) keeps its link: apply and undo write its target', async () => {
+    const dotfiles = path.join(app.home, 'dotfiles');
+    await fs.mkdir(dotfiles, { recursive: true });
+    const target = path.join(dotfiles, 'claude-settings.json');
+    await fs.writeFile(target, USER_FILE);
+    await fs.rm(settingsFile(), { force: true });
+    await fs.symlink(target, settingsFile());
+    try {
+      expect((await apply('glm')).status).toBe(200);
+      expect((await fs.lstat(settingsFile())).isSymbolicLink()).toBe(true);
+      expect(JSON.parse(await fs.readFile(target, 'utf8')).env.ANTHROPIC_MODEL).toBe('glm-4.6');
+      expect((await undo()).status).toBe(200);
+      expect((await fs.lstat(settingsFile())).isSymbolicLink()).toBe(true);
+      expect(await fs.readFile(target, 'utf8')).toBe(USER_FILE);
+    } finally {
+      await fs.rm(settingsFile(), { force: true });
+      await fs.writeFile(settingsFile(), USER_FILE); // as the tests after this one expect it
+    }
+  });
+
   it('says editedSince when the file changed after the apply, not when it was only touched', async () => {
     expect((await apply('glm')).status).toBe(200);
     const later = new Date(Date.now() + 5_000);
