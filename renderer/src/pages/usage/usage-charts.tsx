@@ -98,7 +98,8 @@ interface TokenChartProps<R extends TokenCounts> {
   chartRows?: TokenCounts[];
   labels: string[];
   /** The first column: the row's date, hour or month. */
-  keyColumn: { key: string; label: string; of: (r: R) => string };
+  /** `of` is what the table shows; `raw`, when given, what the export writes (a month without "(partial)"). */
+  keyColumn: { key: string; label: string; of: (r: R) => string; raw?: (r: R) => string };
   testId: string;
   empty?: string;
   /** File name of the exports, without extension. */
@@ -126,7 +127,7 @@ function TokenChart<R extends TokenCounts>(props: TokenChartProps<R>) {
       y2Title="USD"
       footer={footer}
       summary={summaryText(props.summary, props.rows) + (props.note ? ` ${props.note}` : '')}
-      actions={<ExportButtons name={props.exportName} label={props.caption.toLowerCase()} columns={exportColumns<R>({ header: keyColumn.key, of: keyColumn.of })} rows={props.rows} />}
+      actions={<ExportButtons name={props.exportName} label={props.caption.toLowerCase()} columns={exportColumns<R>({ header: keyColumn.key, of: keyColumn.raw ?? keyColumn.of })} rows={props.rows} />}
       table={
         <>
           <DataTable caption={props.caption} captionHidden columns={columns} rows={props.rows} rowKey={keyColumn.of} footer={['Total', ...totalsRow(props.rows)]} testId={props.testId} />
@@ -210,7 +211,7 @@ export function MonthlyChart(props: { monthly: MonthlyEntry[]; from: string; to:
       summary="Monthly usage"
       rows={props.monthly}
       labels={labels}
-      keyColumn={{ key: 'month', label: 'Month', of: (r) => (partial.has(r.month) ? `${r.month} (partial)` : r.month) }}
+      keyColumn={{ key: 'month', label: 'Month', of: (r) => (partial.has(r.month) ? `${r.month} (partial)` : r.month), raw: (r) => r.month }}
       testId="table-monthly"
       exportName="usage-monthly"
       empty="No monthly usage in this period."
