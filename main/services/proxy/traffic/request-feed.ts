@@ -8,19 +8,24 @@ export interface FeedEndpoint {
   secret: string;
 }
 
-/** Longest line accepted from the engine (an entry is well under 8 KiB; error texts are cut upstream). */
+/** Longest line accepted from the engine (an entry is well under 8 KiB; the engine cuts error texts to 2 KiB). */
 const MAX_LINE = 1024 * 1024;
+const MAX_RETRY_MS = 60_000;
 
 /**
  * How the management side learns of each finished request without polling: one long-lived GET
  * on the engine's management channel (`/v0/management/requests/stream`, loopback, management
  * secret) that answers one JSON line per request. Opened while the built-in engine runs, reopened
- * after `retryMs` when it drops while the engine still runs; closed when it stops.
+ * when it drops while the engine still runs (after `retryMs`, doubling up to a minute while the
+ * engine refuses, e.g. 401 for an adopted engine started with another secret, so the log gets a
+ * line per minute, not per second); closed when it stops.
  */
 export class RequestFeed {
   private req: http.ClientRequest | undefined;
   private retry: NodeJS.Timeout | undefined;
   private wanted: FeedEndpoint | null = null;
+  /** Refusals in a row: each doubles the wait before the next try. */
+  private refusals = 0;
 
   constructor(
     private readonly onEntry: (entry: RequestLogEntry) => void,
@@ -34,6 +39,7 @@ export class RequestFeed {
     if (same) return;
     this.close();
     this.wanted = endpoint;
+    this.refusals = 0;
     if (endpoint) this.open(endpoint);
   }
 
@@ -53,9 +59,10 @@ export class RequestFeed {
     const req = http.get(`${endpoint.baseUrl}${REQUEST_STREAM_ROUTE}`, { agent: false, headers: { authorization: `Bearer ${endpoint.secret}` } }, (res) => {
       if (res.statusCode !== 200) {
         res.resume();
-        this.logger.warn(`request feed: the engine answered ${res.statusCode}`);
+        if (this.refusals++ === 0 || this.waitMs() === MAX_RETRY_MS) this.logger.warn(`request feed: the engine answered ${res.statusCode}`);
         return;
       }
+      this.refusals = 0;
       res.setEncoding('utf8');
       let buffered = '';
       res.on('data', (text: string) => {
@@ -75,10 +82,14 @@ export class RequestFeed {
       if (this.req !== req) return;
       this.req = undefined;
       if (this.wanted === endpoint) {
-        this.retry = setTimeout(() => this.wanted === endpoint && this.open(endpoint), this.retryMs);
+        this.retry = setTimeout(() => this.wanted === endpoint && this.open(endpoint), this.waitMs());
         this.retry.unref();
       }
     });
+  }
+
+  private waitMs(): number {
+    return Math.min(MAX_RETRY_MS, this.retryMs * 2 ** Math.min(this.refusals, 16));
   }
 
   private take(line: string): void {
