@@ -9,7 +9,7 @@ export type SortOrder = 'asc' | 'desc';
 export interface SessionQuery {
   sort?: SessionSort;
   order?: SortOrder;
-  /** Exact `projectPath`. */
+  /** Sessions with requests in this project (exact path, as the Projects table lists it). */
   project?: string;
   /** Sessions that used this model (as listed, `-fast` included); their figures stay the whole session's. */
   model?: string;
@@ -25,9 +25,9 @@ const keys: Record<SessionSort, (s: SessionEntry) => number> = {
  * Filters, then sorts (default: newest activity first, the order without a query). Ties keep the
  * default order, so paging through equal costs is stable.
  */
-export function selectSessions(all: readonly SessionEntry[], q: SessionQuery): readonly SessionEntry[] {
+export function selectSessions(all: readonly SessionEntry[], q: SessionQuery, projectsOf?: ReadonlyMap<string, ReadonlySet<string>>): readonly SessionEntry[] {
   let list = all;
-  if (q.project !== undefined) list = list.filter((s) => s.projectPath === q.project);
+  if (q.project !== undefined) list = list.filter((s) => (projectsOf?.get(s.sessionId)?.has(q.project!) ?? false) || s.projectPath === q.project);
   if (q.model !== undefined) list = list.filter((s) => s.modelsUsed.includes(q.model!));
   if (q.sort === undefined && q.order === undefined) return list;
   const key = keys[q.sort ?? 'lastActivity'];

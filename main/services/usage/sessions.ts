@@ -28,6 +28,21 @@ interface Building {
   models: Set<string>;
 }
 
+/**
+ * Every project (as the Projects table groups them: `projectOf`) each session has requests in. A
+ * session that moved between folders counts in each project's figures, so filtering sessions by
+ * a project must find it under each of them, not only under its latest `projectPath`.
+ */
+export function projectsBySession(slice: UsageSlice): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const r of slice.records) {
+    let set = out.get(r.sessionId);
+    if (!set) out.set(r.sessionId, (set = new Set()));
+    set.add(projectOf(r));
+  }
+  return out;
+}
+
 /** Every session with requests in the slice, newest `lastActivity` first. */
 export function sessionEntries(slice: UsageSlice, costOf: (r: UsageRecord) => number = tableCost): SessionEntry[] {
   const sessions = new Map<string, Building>();

@@ -172,7 +172,7 @@ export class UsageService {
   }
 
   async sessions(p: UsageParams, limit: number, offset: number, select: SessionQuery = {}): Promise<{ sessions: SessionEntry[]; total: number; limit: number; offset: number }> {
-    const all = await this.answer(FRESH_MS, p, (q) => selectSessions(this.views.sessions(q), select));
+    const all = await this.answer(FRESH_MS, p, (q) => selectSessions(this.views.sessions(q), select, select.project !== undefined ? this.views.sessionProjects(q) : undefined));
     return { sessions: all.slice(offset, offset + limit), total: all.length, limit, offset };
   }
 

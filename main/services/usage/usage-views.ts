@@ -6,7 +6,7 @@ import { modelEntries, type ModelEntry } from './models.js';
 import type { Pricing } from './pricing.js';
 import { costIn, type CostMode } from './cost-mode.js';
 import { projectEntries, type ProjectEntry } from './projects.js';
-import { sessionEntries, type SessionEntry } from './sessions.js';
+import { projectsBySession, sessionEntries, type SessionEntry } from './sessions.js';
 import { sliceByWindow, type UsageSlice } from './slice.js';
 import { summarize, type UsageSummary } from './summary.js';
 import { UsageRangeError } from './usage-errors.js';
@@ -31,6 +31,8 @@ interface View {
   monthly?: MonthlyEntry[];
   models?: { models: ModelEntry[]; totalCost: number };
   sessions?: SessionEntry[];
+  /** Per session, every project (cwd) it has requests in: what the project filter matches. */
+  sessionProjects?: Map<string, Set<string>>;
   projects?: ProjectEntry[];
   insights?: Insights;
 }
@@ -83,6 +85,11 @@ export class UsageViews {
   sessions(q: ViewQuery): SessionEntry[] {
     const v = this.view(q);
     return (v.sessions ??= sessionEntries(this.slice(v, q), costIn(q.mode)));
+  }
+
+  sessionProjects(q: ViewQuery): ReadonlyMap<string, ReadonlySet<string>> {
+    const v = this.view(q);
+    return (v.sessionProjects ??= projectsBySession(this.slice(v, q)));
   }
 
   projects(q: ViewQuery): ProjectEntry[] {

@@ -120,6 +120,7 @@ describe('status', () => {
       oversizedLines: null,
       scanning: false,
       progress: null,
+      lastError: null,
     });
     await h.append('p/s.jsonl', [line('a', 1), 'garbage']);
     await inputOf();
@@ -136,6 +137,7 @@ describe('status', () => {
       oversizedLines: 0,
       scanning: false,
       progress: null,
+      lastError: null,
     });
   });
 
@@ -303,5 +305,25 @@ describe('stopping (the app quitting)', () => {
     await fresh.stop();
     expect((await fresh.status()).scanning).toBe(false);
     expect(fresh.lastScan()).toBeNull();
+  });
+});
+
+describe('sessions filtered by project', () => {
+  it('finds a session under every project it has requests in, as the Projects table counts it', async () => {
+    h = await usageHarness();
+    await h.append('p/s.jsonl', [
+      assistantLine({ msg: 'a', req: 'ra', ts: '2026-01-09T09:00:00.000Z', input: 10, session: 'moved', cwd: '/w/a' }),
+      assistantLine({ msg: 'b', req: 'rb', ts: '2026-01-09T10:00:00.000Z', input: 20, session: 'moved', cwd: '/w/b' }),
+      assistantLine({ msg: 'c', req: 'rc', ts: '2026-01-09T11:00:00.000Z', input: 30, session: 'stayed', cwd: '/w/b' }),
+    ]);
+    const projects = await h.service.projects(UTC);
+    expect(projects.map((p) => [p.projectPath, p.sessions])).toEqual([
+      ['/w/b', 2],
+      ['/w/a', 1],
+    ]);
+    const inA = await h.service.sessions(UTC, 50, 0, { project: '/w/a' });
+    expect(inA.sessions.map((s) => [s.sessionId, s.projectPath])).toEqual([['moved', '/w/b']]); // its figures stay the whole session's
+    const inB = await h.service.sessions(UTC, 50, 0, { project: '/w/b' });
+    expect(inB.total).toBe(2);
   });
 });
