@@ -9,6 +9,7 @@ import { BridgeError } from '../services/bridge/errors.js';
 import { AppEvents } from '../services/events.js';
 import { CliError } from './args.js';
 import { formatModels, formatStatus } from './bridge-format.js';
+import { processIo, type CliIo } from './io.js';
 
 export const BRIDGE_USAGE = `Usage: switchboard bridge <command>   (deprecated, beta)
 
@@ -27,12 +28,6 @@ Commands:
 Exit codes: 0 ok, 1 failure, 2 usage error.
 `;
 
-export interface CliIo {
-  out: (text: string) => void;
-  err: (text: string) => void;
-}
-
-const processIo: CliIo = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) };
 
 /** The same BridgeService the API uses, on the files of `{config_dir}`; no API server needed. */
 export function cliBridgeService(env: NodeJS.ProcessEnv, options: BridgeServiceOptions = {}): BridgeService {

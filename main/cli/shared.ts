@@ -2,6 +2,7 @@ import { createPaths, resolveHomes } from '../infra/paths.js';
 import type { LinkOutcome } from '../services/shared/link.js';
 import { SharedService } from '../services/shared/service.js';
 import { CliError } from './args.js';
+import { processIo, type CliIo } from './io.js';
 
 export const SHARED_USAGE = `Usage: switchboard shared <command>
 
@@ -10,15 +11,6 @@ Commands:
           (creates the targets when missing; never deletes files)
 `;
 
-export interface CliIo {
-  out: (text: string) => void;
-  err: (text: string) => void;
-}
-
-const processIo: CliIo = {
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
-};
 
 /** `switchboard shared link`: 0 when all three links are in place, 1 with the reasons otherwise. */
 export async function runShared(argv: string[], env: NodeJS.ProcessEnv = process.env, io: CliIo = processIo): Promise<number> {

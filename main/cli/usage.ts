@@ -12,7 +12,7 @@ import type { SessionEntry } from '../services/usage/sessions.js';
 import type { UsageParams, UsageService } from '../services/usage/usage-service.js';
 import { isValidTimeZone, parseCompactDate, systemTimeZone } from '../services/usage/zone-calendar.js';
 import { CliError } from './args.js';
-import type { CliIo } from './shared.js';
+import { processIo, type CliIo } from './io.js';
 import { filesDigest, statIdentity, UsageMemo } from './usage-memo.js';
 import { dailyTable, modelTable, monthlyTable, projectTable, sessionTable } from './usage-reports.js';
 
@@ -46,11 +46,6 @@ interface Options {
   params: UsageParams;
   json: boolean;
 }
-
-const processIo: CliIo = {
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
-};
 
 /**
  * `switchboard usage <report>`: 0 with the report, 1 when the transcripts cannot be read. An
