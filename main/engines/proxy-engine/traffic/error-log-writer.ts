@@ -8,6 +8,8 @@ import { formatErrorLog, type RecordLike } from './error-log.js';
 /** Kept error logs by default (`proxy.error_log_keep`), and the total size that caps them. */
 export const DEFAULT_ERROR_LOG_KEEP = 100;
 export const ERROR_LOGS_MAX_BYTES = 50 * 1024 * 1024;
+/** Logs waiting to be written beyond which new failures get none (each holds its formatted text). */
+const MAX_BACKLOG = 64;
 
 /**
  * Writes `error-<path>-<YYYY-MM-DDTHHMMSS>-<8 hex>.log` into the engine's logs directory and keeps
@@ -20,6 +22,8 @@ export class ErrorLogWriter {
   /** Write order of our own files: file mtimes are only as fine as the kernel tick, so ties happen. */
   private readonly sequence = new Map<string, number>();
   private written = 0;
+  private pending = 0;
+  private skipped = 0;
 
   constructor(
     private readonly dir: string,
@@ -36,14 +40,32 @@ export class ErrorLogWriter {
   /** Queues one log; the promise settles when it is on disk and old files are pruned. */
   write(record: RecordLike, pathname: string, name = this.nameFor(pathname, record.startedAt)): Promise<void> {
     const text = formatErrorLog(record);
+    this.pending++;
     this.queue = this.queue
       .then(async () => {
         await writeFileAtomic(path.join(this.dir, name), text, { mode: 0o600, dirMode: 0o700 });
         this.sequence.set(name, ++this.written);
         await this.prune();
       })
-      .catch((err: unknown) => this.logger.warn(`cannot write error log ${name}: ${(err as Error).message}`));
+      .catch((err: unknown) => this.logger.warn(`cannot write error log ${name}: ${(err as Error).message}`))
+      .finally(() => {
+        this.pending--;
+        if (this.pending === 0 && this.skipped > 0) {
+          this.logger.warn(`${this.skipped} failed request(s) got no error log: they came faster than the disk could take them`);
+          this.skipped = 0;
+        }
+      });
     return this.queue;
+  }
+
+  /**
+   * Whether a new failure may have its log: no while MAX_BACKLOG logs wait (a flood of refused
+   * requests must not hold megabytes of log text in memory); the caller then names none.
+   */
+  accepts(): boolean {
+    if (this.pending < MAX_BACKLOG) return true;
+    this.skipped++;
+    return false;
   }
 
   /** Resolves once every queued log is written (shutdown, tests). */

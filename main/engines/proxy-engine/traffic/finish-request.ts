@@ -12,7 +12,7 @@ export function finishRequest(ctx: EngineContext, record: RequestRecord, pathnam
   const state = trafficState(ctx);
   if (clientGone && record.status === 0) record.finish(499, '<client closed the connection>');
   let errorLog: string | null = null;
-  if (clientGone ? record.attempts.some(attemptFailed) : record.failed) {
+  if ((clientGone ? record.attempts.some(attemptFailed) : record.failed) && state.errorLogs.accepts()) {
     errorLog = state.errorLogs.nameFor(pathname, record.startedAt);
     void state.errorLogs.write(record, pathname, errorLog);
   }

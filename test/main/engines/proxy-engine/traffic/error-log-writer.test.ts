@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import type http from 'node:http';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../../../../main/infra/logger.js';
+import { createLogger, silentLogger } from '../../../../../main/infra/logger.js';
 import { parseErrorLog } from '../../../../../main/services/proxy/error-log-parse.js';
 import { formatErrorLog, RequestRecord } from '../../../../../main/engines/proxy-engine/traffic/error-log.js';
 import { errorLogName, ErrorLogWriter } from '../../../../../main/engines/proxy-engine/traffic/error-log-writer.js';
@@ -103,6 +103,22 @@ describe('ErrorLogWriter', () => {
     expect(models.sort()).toEqual(['model-2', 'model-3', 'model-4']);
     expect((await fs.stat(path.join(logs, names[0]!))).mode & 0o777).toBe(0o600);
     expect(await fs.readFile(path.join(logs, 'main.log'), 'utf8')).toBe('not ours');
+  });
+
+  it('refuses new logs while 64 wait to be written, and says afterwards how many got none', async () => {
+    const warnings: string[] = [];
+    const writer = new ErrorLogWriter(path.join(dir, 'logs'), 1000, createLogger('warn', (l) => warnings.push(l)));
+    const writes: Array<Promise<void>> = [];
+    for (let i = 0; i < 64; i++) {
+      expect(writer.accepts()).toBe(true);
+      writes.push(writer.write(record('m', 500), '/v1/messages'));
+    }
+    expect(writer.accepts()).toBe(false);
+    expect(writer.accepts()).toBe(false);
+    await Promise.all(writes);
+    expect(writer.accepts()).toBe(true);
+    expect(warnings.filter((w) => w.includes('2 failed request(s) got no error log'))).toHaveLength(1);
+    expect(await fs.readdir(path.join(dir, 'logs'))).toHaveLength(64);
   });
 
   it('creates the logs directory and survives an unwritable one without throwing', async () => {
