@@ -62,7 +62,7 @@ export async function prepareRequest(
  * so the client has finished writing and reads the answer; otherwise the rest of the body is
  * dropped as it arrives (never buffered) and the socket is cut if the client keeps sending.
  */
-function refuseTooLarge(req: IncomingMessage, res: ServerResponse, ctx: BridgeContext, format: ErrorFormat, drained: boolean): void {
+export function refuseTooLarge(req: IncomingMessage, res: ServerResponse, ctx: BridgeContext, format: ErrorFormat, drained: boolean): void {
   sendError(res, format, 413, `Request body exceeds the ${ctx.maxBodyBytes} byte limit`, { connection: 'close' });
   if (drained) return;
   req.resume();

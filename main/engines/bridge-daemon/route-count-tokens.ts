@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { estimateInputTokens, type AnthropicRequest } from '../translate/index.js';
 import { readBody } from './request-body.js';
+import { refuseTooLarge } from './route-common.js';
 import type { BridgeContext } from './server.js';
 import { sendError, sendJson } from './wire-errors.js';
 
@@ -12,10 +13,7 @@ import { sendError, sendJson } from './wire-errors.js';
 export async function handleCountTokens(req: IncomingMessage, res: ServerResponse, ctx: BridgeContext): Promise<void> {
   const read = await readBody(req, ctx.maxBodyBytes);
   if (!read.ok) {
-    if (read.reason === 'too-large') {
-      sendError(res, 'anthropic', 413, `Request body exceeds the ${ctx.maxBodyBytes} byte limit`, { connection: 'close' });
-      req.resume();
-    }
+    if (read.reason === 'too-large') refuseTooLarge(req, res, ctx, 'anthropic', read.drained);
     return;
   }
   let body: unknown;
