@@ -10,7 +10,7 @@ import { apiGet, ERROR_LOG, expectAccessible, PROFILE, startApp, watchPage, type
 test.use({ actionTimeout: 10_000 });
 test.describe.configure({ mode: 'serial' });
 
-const SHOTS = '/work/shots/t19ui';
+const SHOTS = 'test-results/screenshots';
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 function localDay(offset = 0): string {

@@ -12,7 +12,7 @@ import { apiGet, expectAccessible, startApp, watchPage, type App } from './fixtu
 test.use({ actionTimeout: 10_000 });
 test.describe.configure({ mode: 'serial' });
 
-const SHOTS = '/work/shots/t19ui';
+const SHOTS = 'test-results/screenshots';
 let app: App;
 let upstream: FakeUpstream;
 let apiKey = '';

@@ -7,7 +7,7 @@ import { serve, type Served } from './serve.js';
 
 // Issue 20 on the Usage page: the first scan's progress, projects, sorting and filtering sessions,
 // exports, and the layout at 800 px. Transcripts are written here, dated relative to today.
-const SHOTS = '/work/shots/t20';
+const SHOTS = 'test-results/screenshots';
 const DAY = 86_400_000;
 const PROJECTS = ['/home/dev/src/acme-api', '/home/dev/src/acme-web', '/home/dev/src/tools'];
 const MODELS = ['claude-sonnet-4-5-20250929', 'claude-opus-4-6', 'claude-haiku-4-5-20251001'];
@@ -78,6 +78,34 @@ test.describe('first scan', () => {
     await expect(page.getByTestId('card-cost').locator('.card-value')).not.toHaveText('$0.00');
     expect(watch.errors).toEqual([]);
     expect(watch.failures).toEqual([]);
+  });
+});
+
+test.describe('a first scan that fails', () => {
+  let app: Served;
+  test.beforeAll(async () => {
+    // A file where the projects folder should be: the scan cannot list it.
+    app = await serve(async ({ agentDir }) => fs.writeFile(path.join(agentDir, 'projects'), 'not a folder'));
+  });
+  test.afterAll(() => app.stop());
+
+  test('says why and what to do instead of waiting; Refresh after the fix shows the figures', async ({ page }) => {
+    const watch = watchPage(page);
+    watch.allow(/GET \/api\/usage\/\S+ → 503/);
+    watch.allow(/POST \/api\/usage\/refresh → 500/);
+    await page.goto(`${app.url}/#/usage`);
+    const notice = page.getByText(/Cannot read the usage logs/);
+    await expect(notice).toBeVisible();
+    await expect(page.getByText(/check that the folder exists and can be read, then press Refresh/)).toBeVisible();
+    await expect(page.getByText(/Reading usage logs/)).toHaveCount(0);
+    await page.screenshot({ path: `${SHOTS}/usage-scan-failed.png`, fullPage: true });
+
+    await fs.rm(path.join(app.agentDir, 'projects'));
+    await writeTranscripts(app.agentDir, 3);
+    await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+    await expect(page.getByTestId('table-projects').locator('tbody tr')).toHaveCount(3);
+    await expect(notice).toHaveCount(0);
+    expect(watch.errors).toEqual([]);
   });
 });
 

@@ -103,7 +103,9 @@ export function UsagePage() {
         }}
       />
       {failed ? (
-        <ErrorNotice error={new Error(`${cache.data!.lastError} — check that the folder exists and can be read, then press Refresh.`)} context="Cannot read the usage logs" />
+        <Notice tone="error" title="Cannot read the usage logs">
+          {cache.data!.lastError} — check that the folder exists and can be read, then press Refresh.
+        </Notice>
       ) : firstScan ? <ScanProgress status={cache.data!} /> : <UsageFigures {...{ summary, daily, hourly, monthly, models, insights, projects, zone: filter.zone, from: filter.from, to: filter.to }} onPickProject={(project) => setSelection({ ...selection, project })} />}
       {zoneKnown && ready ? (
         <SessionsTable
