@@ -9,20 +9,32 @@ export interface AtomicWriteOptions {
   dirMode?: number;
 }
 
+/** A file as one write left it: a rename keeps the inode and the mtime, so this is the file at its path until it is replaced again. */
+export interface WrittenFile {
+  size: number;
+  mtimeMs: number;
+  ino: number;
+}
+
 /**
  * Replaces `file` so that readers see either the old or the new content, never a mix:
- * temp file in the same directory, fsync, rename, then fsync of the directory.
+ * temp file in the same directory, fsync, rename, then fsync of the directory. Resolves with
+ * what it wrote as the file system sees it (taken from the handle, so another writer's later
+ * replacement of the path cannot be mistaken for ours).
  */
-export async function writeFileAtomic(file: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+export async function writeFileAtomic(file: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<WrittenFile> {
   const dir = path.dirname(file);
   await fs.mkdir(dir, { recursive: true, mode: options.dirMode ?? 0o700 });
   const mode = options.mode ?? (await existingMode(file)) ?? 0o600;
   const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   const handle = await fs.open(temp, 'wx', mode);
+  let written: WrittenFile;
   try {
     await handle.writeFile(data);
     await handle.chmod(mode); // the umask may have narrowed the mode given to open()
     await handle.sync();
+    const st = await handle.stat();
+    written = { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino };
   } catch (err) {
     await handle.close();
     await fs.rm(temp, { force: true });
@@ -36,6 +48,7 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, o
     throw err;
   }
   await syncDir(dir);
+  return written;
 }
 
 /** The mode of the file being replaced; a link's target is not ours, so a link gives none (0600 then). */

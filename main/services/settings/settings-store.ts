@@ -37,7 +37,7 @@ export interface WriteOutcome {
 /** What an update decides from the current file: the next content and what to answer. */
 export type UpdatePlan<T> = (current: SettingsSnapshot | null) => { next: SettingsData; result: T };
 
-export type FileWriter = (file: string, data: string, options?: AtomicWriteOptions) => Promise<void>;
+export type FileWriter = (file: string, data: string, options?: AtomicWriteOptions) => Promise<unknown>;
 
 export const BACKUPS_KEPT = 20;
 

@@ -1,6 +1,6 @@
 import { isAscii } from 'node:buffer';
 import fs from 'node:fs/promises';
-import { writeFileAtomic } from '../../infra/atomic-write.js';
+import { writeFileAtomic, type WrittenFile } from '../../infra/atomic-write.js';
 import { decodeBinaryFile, encodeBinaryFile } from '../../infra/binary-file.js';
 import { isNotFound } from '../../infra/file-stat.js';
 import { checkHead, type CacheHead, type CacheIdentity, type FileRow, type KeyEncoding } from './cache-head.js';
@@ -142,17 +142,30 @@ function bytesOf(view: Float64Array | Int32Array): Uint8Array {
   return new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
 }
 
-export async function readCacheFile(file: string, identity: CacheIdentity, pricesId: string): Promise<CacheSnapshot | null | 'missing'> {
-  let bytes: Buffer;
+/** A cache read: the snapshot (null when unusable) and the file it came from, as read through the open handle. */
+export interface CacheRead {
+  snapshot: CacheSnapshot | null;
+  file: WrittenFile;
+}
+
+export async function readCacheFile(file: string, identity: CacheIdentity, pricesId: string): Promise<CacheRead | 'missing'> {
+  let handle: fs.FileHandle;
   try {
-    bytes = await fs.readFile(file);
+    handle = await fs.open(file, 'r');
   } catch (err) {
     if (isNotFound(err)) return 'missing';
     throw err;
   }
-  return parseCache(bytes, identity, pricesId);
+  try {
+    const st = await handle.stat();
+    const bytes = await handle.readFile();
+    return { snapshot: parseCache(bytes, identity, pricesId), file: { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino } };
+  } finally {
+    await handle.close();
+  }
 }
 
-export async function writeCacheFile(file: string, snapshot: CacheSnapshot, identity: CacheIdentity, pricesId: string): Promise<void> {
-  await writeFileAtomic(file, serializeCache(snapshot, identity, pricesId), { mode: 0o600 });
+/** Resolves with the file written (see `writeFileAtomic`). */
+export function writeCacheFile(file: string, snapshot: CacheSnapshot, identity: CacheIdentity, pricesId: string): Promise<WrittenFile> {
+  return writeFileAtomic(file, serializeCache(snapshot, identity, pricesId), { mode: 0o600 });
 }

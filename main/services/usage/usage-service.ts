@@ -1,6 +1,6 @@
-import fs from 'node:fs/promises';
 import os from 'node:os';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import type { WrittenFile } from '../../infra/atomic-write.js';
 import { errorMessage } from '../../infra/file-stat.js';
 import type { ServiceContext } from '../context.js';
 import { anomalyId, type Anomaly } from './anomalies.js';
@@ -87,7 +87,7 @@ export class UsageService {
   private persistedVersion = -1;
   private seenAnomalies: Set<string> | null = null;
   /** Store version and lastFetch the disk cache file holds (written or restored); -1: unknown. */
-  private disk = { version: -1, lastFetch: 0 };
+  private disk: { version: number; lastFetch: number; file: WrittenFile | null } = { version: -1, lastFetch: 0, file: null };
   private stamp = { version: -1, epoch: -1, text: '' };
   private stopZoneWatch: () => void = () => undefined;
   private started = false;
@@ -340,15 +340,14 @@ export class UsageService {
 
   /**
    * The disk cache file when it holds exactly the data answers come from now (the last write has
-   * finished and nothing changed since), with the lastFetch a start will read from it; else null.
+   * finished and nothing changed since), as this service wrote or read it (never a later file
+   * another process put at the path), with the lastFetch a start will read from it; else null.
    */
   async diskCacheIdentity(): Promise<{ size: number; mtimeMs: number; ino: number; lastFetch: number } | null> {
     await this.persisting;
-    const version = this.store.version;
-    if (this.disk.version !== version) return null;
-    const s = await fs.stat(this.ctx.paths.usageCache).catch(() => null);
-    if (s === null || this.store.version !== version || this.disk.version !== version) return null;
-    return { size: s.size, mtimeMs: s.mtimeMs, ino: s.ino, lastFetch: this.disk.lastFetch };
+    const { version, file, lastFetch } = this.disk;
+    if (version !== this.store.version || file === null) return null;
+    return { ...file, lastFetch };
   }
 
   /** What a read would do about the data's age, without a read: load, and refresh in the background if stale. */
@@ -418,23 +417,24 @@ export class UsageService {
     this.persisting = this.persisting
       .then(() => yieldToLoop())
       .then(() => writeCacheFile(this.ctx.paths.usageCache, snapshot, this.identity, this.pricing.tableId))
-      .then(() => {
-        this.disk = { version: written, lastFetch: snapshot.lastFetch };
+      .then((file) => {
+        this.disk = { version: written, lastFetch: snapshot.lastFetch, file };
       })
       .catch((err) => this.ctx.logger.warn(`usage: cannot write the disk cache: ${errorMessage(err)}`));
   }
 
   private async loadDiskCache(): Promise<void> {
     try {
-      const snapshot = await readCacheFile(this.ctx.paths.usageCache, this.identity, this.pricing.tableId);
-      if (snapshot === 'missing') return;
+      const read = await readCacheFile(this.ctx.paths.usageCache, this.identity, this.pricing.tableId);
+      if (read === 'missing') return;
+      const { snapshot } = read;
       if (snapshot === null) {
         this.ctx.logger.warn('usage: ignoring an unusable disk cache; the next scan rebuilds it');
         return;
       }
       this.store.restore(snapshot.files, snapshot.kept);
       this.persistedVersion = this.store.version;
-      this.disk = { version: this.store.version, lastFetch: snapshot.lastFetch };
+      this.disk = { version: this.store.version, lastFetch: snapshot.lastFetch, file: read.file };
       this.lastFetch = snapshot.lastFetch;
       this.seenAnomalies = new Set(snapshot.seenAnomalies);
     } catch (err) {

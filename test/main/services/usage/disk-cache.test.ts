@@ -144,10 +144,13 @@ describe('disk cache file', () => {
     try {
       const target = path.join(dir, '.cache', 'usage-cache.json');
       expect(await readCacheFile(target, identity, 'p')).toBe('missing');
-      await writeCacheFile(target, snapshot, identity, 'p');
-      expect((await fs.stat(target)).mode & 0o777).toBe(0o600);
+      const written = await writeCacheFile(target, snapshot, identity, 'p');
+      const st = await fs.stat(target);
+      expect(st.mode & 0o777).toBe(0o600);
+      // What the write reports is the file now at the path, and what a read of it reports.
+      expect(written).toEqual({ size: st.size, mtimeMs: st.mtimeMs, ino: st.ino });
       expect(await fs.readdir(path.dirname(target))).toEqual(['usage-cache.json']);
-      expect((await readCacheFile(target, identity, 'p')) as CacheSnapshot).toEqual(snapshot);
+      expect(await readCacheFile(target, identity, 'p')).toEqual({ snapshot, file: written });
     } finally {
       await fs.rm(dir, { recursive: true, force: true });
     }

@@ -127,6 +127,21 @@ describe('diskCacheIdentity()', () => {
     expect(await h.service.diskCacheIdentity()).toBeNull();
   });
 
+  it('is the file this service wrote, not one another process put at the path since', async () => {
+    h = await usageHarness();
+    await h.append('p/s.jsonl', [line('a', 1)]);
+    await h.service.summary({ tz: 'UTC' });
+    await h.service.whenPersisted();
+    const ours = await fs.stat(h.ctx.paths.usageCache);
+    // Another Switchboard (the server beside a CLI run) replaces the cache with newer data.
+    const other = `${h.ctx.paths.usageCache}.other`;
+    await fs.writeFile(other, Buffer.concat([await fs.readFile(h.ctx.paths.usageCache), Buffer.from(' ')]));
+    await fs.rename(other, h.ctx.paths.usageCache);
+    const theirs = await fs.stat(h.ctx.paths.usageCache);
+    expect(theirs.ino).not.toBe(ours.ino);
+    expect(await h.service.diskCacheIdentity()).toEqual({ size: ours.size, mtimeMs: ours.mtimeMs, ino: ours.ino, lastFetch: h.clock.now() });
+  });
+
   it('after a restart, is the file it was restored from', async () => {
     h = await usageHarness();
     await h.append('p/s.jsonl', [line('a', 1)]);
