@@ -5,6 +5,7 @@ import { DataTable, type Column } from '../../components/data-table.js';
 import { ExportButtons } from '../../components/export-buttons.js';
 import { Empty, ErrorNotice, Loading } from '../../components/notice.js';
 import { formatCost, formatInt } from '../../lib/format.js';
+import { readAllPages } from '../../lib/all-pages.js';
 import { PathText } from '../../lib/path-breaks.js';
 import type { ExportColumn } from '../../lib/table-export.js';
 import { useResource } from '../../lib/use-resource.js';
@@ -45,13 +46,8 @@ const SORTS: Array<[NonNullable<SessionSelection['sort']>, string]> = [
 ];
 
 /** Every session of a selection, in its order, a page of the API's largest size at a time (for the export). */
-async function allSessions(q: UsageQuery & SessionSelection): Promise<Session[]> {
-  const all: Session[] = [];
-  for (;;) {
-    const page = await api.usageSessions({ ...q, limit: 1000, offset: all.length });
-    all.push(...page.sessions);
-    if (page.sessions.length === 0 || all.length >= page.total) return all;
-  }
+function allSessions(q: UsageQuery & SessionSelection): Promise<Session[]> {
+  return readAllPages((offset) => api.usageSessions({ ...q, limit: 1000, offset }).then((p) => ({ rows: p.sessions, total: p.total })), (s) => s.sessionId);
 }
 
 /** Sessions a page at a time (the API sorts, filters and pages; we never load them all). */
