@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Express } from 'express';
 import { appRoot } from '../infra/app-root.js';
-import { appVersion } from '../infra/app-version.js';
+import { appBuild } from '../infra/app-version.js';
 import { systemClock, type Clock } from '../infra/clock.js';
 import { acquireHomeLock, type HomeLock } from '../infra/home-lock.js';
 import { createLogger, type Logger } from '../infra/logger.js';
@@ -71,7 +71,7 @@ async function startLocked(
 ): Promise<RunningSwitchboard> {
   const { logger, clock, paths, lock } = o;
   const hot = new HotAnswers(clock);
-  const warm = new WarmAnswers(paths.usageAnswers, paths.usageCache, `${appVersion()} ${priceTableId()}`, logger, paths.appConfig);
+  const warm = new WarmAnswers(paths.usageAnswers, paths.usageCache, `${appBuild()} ${priceTableId()}`, logger, paths.appConfig);
   const warmed = await warm.load(hot, clock.now());
   let app: Express | null = null;
   const waiting: Array<[http.IncomingMessage, http.ServerResponse]> = [];

@@ -1,4 +1,4 @@
-import { appVersion } from '../infra/app-version.js';
+import { appBuild } from '../infra/app-version.js';
 import type { Clock } from '../infra/clock.js';
 import type { LogLevel } from '../infra/logger.js';
 import { createPaths, resolveHomes, type Paths } from '../infra/paths.js';
@@ -104,7 +104,7 @@ export async function runUsage(argv: string[], env: NodeJS.ProcessEnv = process.
 async function memoKey(o: Options, paths: Paths): Promise<string> {
   const p = o.params;
   // Whose logs: the disk cache holds one agent dir's, but a memo entry must not outlive a switch.
-  const parts = [o.report, p.since ?? '', p.until ?? '', p.tz ?? '', p.mode ?? '', appVersion(), priceTableId(), paths.agentDir, paths.instancesDir];
+  const parts = [o.report, p.since ?? '', p.until ?? '', p.tz ?? '', p.mode ?? '', appBuild(), priceTableId(), paths.agentDir, paths.instancesDir];
   if (p.tz === undefined || p.mode === undefined) {
     const config = await statIdentity(paths.appConfig).catch(() => null);
     parts.push(config ? `${config.size}:${config.mtimeMs}:${config.ino}` : 'no config', systemTimeZone());
