@@ -7,10 +7,17 @@ export const formatInt = (n: number | null | undefined): string => (n == null ? 
 export const formatCompact = (n: number | null | undefined): string => (n == null ? '—' : compactFmt.format(n));
 export const formatCost = (n: number | null | undefined): string => (n == null ? '—' : usdFmt.format(n));
 
+/** Binary units, one decimal below 10 of a unit, whole numbers above (128 KiB reads "128 KB", never "0.1 MB" or "0.0 MB"). */
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let value = n / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value < 10 ? value.toFixed(1) : formatInt(Math.round(value))} ${units[unit]}`;
 }
 
 export function formatTime(ms: number | null | undefined): string {

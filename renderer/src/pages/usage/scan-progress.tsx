@@ -1,11 +1,5 @@
 import type { CacheStatus } from '../../api-types.js';
-import { formatInt } from '../../lib/format.js';
-
-const MIB = 1024 * 1024;
-
-function size(bytes: number): string {
-  return bytes >= 10 * MIB ? `${formatInt(Math.round(bytes / MIB))} MiB` : `${(bytes / MIB).toFixed(1)} MiB`;
-}
+import { formatBytes, formatInt } from '../../lib/format.js';
 
 /**
  * The first scan of the transcripts, in place of every figure: until it ends there are no numbers
@@ -20,7 +14,7 @@ export function ScanProgress(props: { status: CacheStatus }) {
       <progress max={1} value={ratio} aria-labelledby="scan-title" aria-valuetext={`${Math.round(ratio * 100)} %`} />
       <p class="muted" aria-live="polite">
         {p
-          ? `${formatInt(p.filesDone)} of ${formatInt(p.filesTotal)} files, ${size(p.bytesDone)} of ${size(p.bytesTotal)}`
+          ? `${formatInt(p.filesDone)} of ${formatInt(p.filesTotal)} files, ${formatBytes(p.bytesDone)} of ${formatBytes(p.bytesTotal)}`
           : 'Looking for transcripts…'}
         . Figures appear when the scan ends.
       </p>
