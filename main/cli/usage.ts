@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { appBuild } from '../infra/app-version.js';
 import type { Clock } from '../infra/clock.js';
 import type { LogLevel } from '../infra/logger.js';
@@ -85,6 +86,12 @@ export async function runUsage(argv: string[], env: NodeJS.ProcessEnv = process.
     if (status.cacheAge === null || status.cacheAge >= FRESH_MS) await service.refresh();
     const answer = await compute(service, options);
     io.out(format(options, answer, width));
+    // Zeros from no logs at all are not an answer: say where we looked (stderr: --json stays clean),
+    // and keep nothing, so the next run says it again.
+    if (service.transcriptFiles().length === 0) {
+      io.err(`switchboard: no agent transcripts found in ${path.join(paths.agentDir, 'projects')}; if Claude Code keeps them elsewhere, set CLAUDE_CONFIG_DIR (or SWITCHBOARD_AGENT_DIR) to that folder\n`);
+      return 0;
+    }
     const disk = await service.diskCacheIdentity(); // after the write a scan started
     if (disk) await memo.remember(key, { cache: { size: disk.size, mtimeMs: disk.mtimeMs, ino: disk.ino }, lastFetch: disk.lastFetch, files: filesDigest(service.transcriptFiles()) }, answer, (m) => logger.warn(m));
     return 0;

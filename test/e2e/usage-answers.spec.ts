@@ -109,6 +109,39 @@ test.describe('a first scan that fails', () => {
   });
 });
 
+test.describe('no transcripts at all (a first run, or logs kept elsewhere)', () => {
+  let app: Served;
+  test.beforeAll(async () => {
+    app = await serve(); // an empty agent dir
+  });
+  test.afterAll(() => app.stop());
+
+  test('Overview and Usage say where they looked and what to do, never $0.00; the first transcripts then show after Refresh', async ({ page }) => {
+    const watch = watchPage(page);
+    const dir = path.join(app.agentDir, 'projects');
+    await page.goto(`${app.url}/`);
+    const overview = page.getByTestId('no-transcripts');
+    await expect(overview.getByText('No agent transcripts found')).toBeVisible();
+    await expect(overview.getByText(dir, { exact: true })).toBeVisible();
+    await expect(page.getByTestId('cost-today')).toHaveCount(0);
+    await expect(page.getByText('$0.00')).toHaveCount(0);
+    await page.screenshot({ path: `${SHOTS}/overview-no-transcripts.png`, fullPage: true });
+
+    await page.goto(`${app.url}/#/usage`);
+    await expect(page.getByText('No agent transcripts found')).toBeVisible();
+    await expect(page.getByText(/CLAUDE_CONFIG_DIR/)).toBeVisible();
+    await expect(page.getByText('$0.00')).toHaveCount(0);
+    await expect(page.getByTestId('sessions')).toHaveCount(0);
+    await page.screenshot({ path: `${SHOTS}/usage-no-transcripts.png`, fullPage: true });
+
+    await writeTranscripts(app.agentDir, 3);
+    await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+    await expect(page.getByTestId('table-projects').locator('tbody tr')).toHaveCount(3);
+    await expect(page.getByText('No agent transcripts found')).toHaveCount(0);
+    expect(watch.errors).toEqual([]);
+  });
+});
+
 test.describe('answers', () => {
   let app: Served;
   test.beforeAll(async () => {

@@ -107,4 +107,6 @@ export const statusResponse = z.object({
   progress: z.object({ filesDone: z.int(), filesTotal: z.int(), bytesDone: z.int(), bytesTotal: z.int() }).nullable(),
   /** Why the last scan failed (a logs folder that cannot be read, say); null once one succeeds. */
   lastError: z.string().nullable(),
+  /** Where the agent's transcripts are read from (`{agentDir}/projects`). */
+  transcriptsDir: z.string(),
 });

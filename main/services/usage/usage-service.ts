@@ -1,4 +1,5 @@
 import os from 'node:os';
+import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { WrittenFile } from '../../infra/atomic-write.js';
 import { errorMessage } from '../../infra/file-stat.js';
@@ -48,6 +49,8 @@ export interface CacheStatus {
   progress: ScanProgress | null;
   /** Why the last scan failed; null once one succeeds (so a UI stops waiting for a first scan that failed). */
   lastError: string | null;
+  /** Where the agent's transcripts are read from (`{agentDir}/projects`), so a UI that finds none can say where it looked. */
+  transcriptsDir: string;
 }
 
 export interface UsageServiceOptions {
@@ -203,7 +206,7 @@ export class UsageService {
   async status(): Promise<CacheStatus> {
     await this.loaded;
     const progress = this.progress;
-    const scan = { scanning: progress !== null, progress: progress === null ? null : { ...progress }, lastError: this.lastError };
+    const scan = { scanning: progress !== null, progress: progress === null ? null : { ...progress }, lastError: this.lastError, transcriptsDir: path.join(this.ctx.paths.agentDir, 'projects') };
     if (this.lastFetch === null) {
       return { cached: false, lastFetch: null, lastFetchHuman: null, cacheAge: null, cacheAgeHuman: null, files: null, malformedLines: null, oversizedLines: null, ...scan };
     }

@@ -36,7 +36,7 @@ describe('GET /api/usage/* answers', () => {
   it('status is all null before anything is cached', async () => {
     expect(await get('/api/usage/status')).toEqual({
       status: 200,
-      body: { cached: false, lastFetch: null, lastFetchHuman: null, cacheAge: null, cacheAgeHuman: null, files: null, malformedLines: null, oversizedLines: null, scanning: false, progress: null, lastError: null },
+      body: { cached: false, lastFetch: null, lastFetchHuman: null, cacheAge: null, cacheAgeHuman: null, files: null, malformedLines: null, oversizedLines: null, scanning: false, progress: null, lastError: null, transcriptsDir: path.join(app.agentDir, 'projects') },
     });
   });
 

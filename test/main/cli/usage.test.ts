@@ -101,6 +101,19 @@ describe('switchboard usage (child process)', () => {
     }
   }, 90_000);
 
+  it('with no transcripts at all says where it looked (stderr), every time; --json stays clean', async () => {
+    const empty = path.join(dir, 'empty-agent');
+    await fs.mkdir(empty, { recursive: true });
+    const emptyEnv = { ...env, SWITCHBOARD_HOME: path.join(dir, 'empty-home'), SWITCHBOARD_AGENT_DIR: empty };
+    for (let i = 0; i < 2; i++) {
+      let out = '';
+      let err = '';
+      expect(await runUsage(['daily', '--json'], emptyEnv, { out: (t) => void (out += t), err: (t) => void (err += t) })).toBe(0);
+      expect(JSON.parse(out)).toEqual({ daily: [] });
+      expect(err).toBe(`switchboard: no agent transcripts found in ${path.join(empty, 'projects')}; if Claude Code keeps them elsewhere, set CLAUDE_CONFIG_DIR (or SWITCHBOARD_AGENT_DIR) to that folder\n`);
+    }
+  }, 90_000);
+
   const badArgs: Array<[string[], RegExp]> = [
     [['weekly'], /unknown usage report 'weekly'/],
     [['daily', '--since', '2026-01-01'], /Invalid date format\. Use YYYYMMDD: --since 2026-01-01/],

@@ -7,6 +7,7 @@ import { useLiveReload } from '../../lib/live.js';
 import { href } from '../../lib/router.js';
 import { pending, useResource, type Resource } from '../../lib/use-resource.js';
 import { presetRange } from '../usage/usage-filters.js';
+import { NoTranscripts } from '../usage/no-transcripts.js';
 import { useUsageZone } from '../usage/use-usage-zone.js';
 import { ScanNote } from './scan-note.js';
 import { Sparkline } from './sparkline.js';
@@ -43,6 +44,13 @@ export function SpendCards(props: { scan: ScanState }) {
     <Loading />
   );
 
+  if (props.scan.noTranscriptsIn !== null) {
+    return (
+      <section aria-label="Spend" class="spend-empty" data-testid="no-transcripts">
+        <NoTranscripts dir={props.scan.noTranscriptsIn} />
+      </section>
+    );
+  }
   return (
     <section aria-label="Spend" class="cards">
       {scanning ? (

@@ -3,6 +3,7 @@ import { api } from '../../api.js';
 import type { ScanProgress } from '../../api-types.js';
 import { useLiveReload } from '../../lib/live.js';
 import { useResource } from '../../lib/use-resource.js';
+import { noTranscripts } from '../usage/no-transcripts.js';
 
 export interface ScanState {
   /** True while the first (or a full) scan runs: usage figures are not known yet. */
@@ -14,6 +15,8 @@ export interface ScanState {
    * browser's six connections, which the progress polls would otherwise queue behind.
    */
   settled: boolean;
+  /** The scan found no transcript at all: where it looked (the spend cards say so instead of $0.00); else null. */
+  noTranscriptsIn: string | null;
 }
 
 /**
@@ -34,7 +37,12 @@ export function useScanStatus(): ScanState {
     return () => clearTimeout(timer);
   }, [status.data]);
   useLiveReload(['usage-refreshed'], () => void status.reload(), 0);
-  return { scanning, progress: status.data?.progress ?? null, settled: status.data !== undefined && !scanning };
+  return {
+    scanning,
+    progress: status.data?.progress ?? null,
+    settled: status.data !== undefined && !scanning,
+    noTranscriptsIn: noTranscripts(status.data) ? status.data!.transcriptsDir : null,
+  };
 }
 
 /** "Reading usage logs… 12 of 40 files (31%)". */

@@ -9,6 +9,7 @@ import { pending, useResource } from '../../lib/use-resource.js';
 import type { DailyEntry, HourlyEntry, Insights, ModelEntry, MonthlyEntry, ProjectEntry, UsageSummary } from '../../api-types.js';
 import { AnomalyList } from './anomaly-list.js';
 import { ProjectsTable } from './projects-table.js';
+import { NoTranscripts, noTranscripts } from './no-transcripts.js';
 import { ScanProgress } from './scan-progress.js';
 import { SessionsTable } from './sessions-table.js';
 import { UsageCards } from './usage-cards.js';
@@ -67,6 +68,7 @@ export function UsagePage() {
     return () => clearTimeout(timer);
   }, [scanning, uncached, cache.data]);
   const firstScan = uncached && !failed && summary.data === undefined && !summary.error;
+  const nothingFound = noTranscripts(cache.data);
 
   const costliestThisWeek = () => {
     setTouched(true);
@@ -106,8 +108,12 @@ export function UsagePage() {
         <Notice tone="error" title="Cannot read the usage logs">
           {cache.data!.lastError} — check that the folder exists and can be read, then press Refresh.
         </Notice>
-      ) : firstScan ? <ScanProgress status={cache.data!} /> : <UsageFigures {...{ summary, daily, hourly, monthly, models, insights, projects, zone: filter.zone, from: filter.from, to: filter.to }} onPickProject={(project) => setSelection({ ...selection, project })} />}
-      {zoneKnown && ready ? (
+      ) : firstScan ? (
+        <ScanProgress status={cache.data!} />
+      ) : nothingFound ? (
+        <NoTranscripts dir={cache.data!.transcriptsDir} />
+      ) : <UsageFigures {...{ summary, daily, hourly, monthly, models, insights, projects, zone: filter.zone, from: filter.from, to: filter.to }} onPickProject={(project) => setSelection({ ...selection, project })} />}
+      {zoneKnown && ready && !nothingFound ? (
         <SessionsTable
           query={query}
           version={version}

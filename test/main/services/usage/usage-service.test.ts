@@ -121,6 +121,7 @@ describe('status', () => {
       scanning: false,
       progress: null,
       lastError: null,
+      transcriptsDir: path.join(h.agentDir, 'projects'),
     });
     await h.append('p/s.jsonl', [line('a', 1), 'garbage']);
     await inputOf();
@@ -138,6 +139,7 @@ describe('status', () => {
       scanning: false,
       progress: null,
       lastError: null,
+      transcriptsDir: path.join(h.agentDir, 'projects'),
     });
   });
 
