@@ -1,16 +1,13 @@
 import fs from 'node:fs/promises';
 import { writeFileAtomic } from '../infra/atomic-write.js';
-import { errorMessage, isNotFound } from '../infra/file-stat.js';
+import { errorMessage, identityKey, isNotFound, sameIdentity, statIdentity, type FileIdentity } from '../infra/file-stat.js';
 import { isFiniteNumber, isRecord } from '../infra/json-checks.js';
 import type { Logger } from '../infra/logger.js';
 import { STALE_LIMIT_MS } from '../services/usage/freshness.js';
 import type { HotAnswers, StampSource } from './hot-answers.js';
 
 /** The usage disk cache as a file on disk: which bytes, and the scan they hold. */
-export interface DiskCacheIdentity {
-  size: number;
-  mtimeMs: number;
-  ino: number;
+export interface DiskCacheIdentity extends FileIdentity {
   lastFetch: number;
 }
 
@@ -120,17 +117,13 @@ export class WarmAnswers {
   /** config.yaml as a file (size, mtime, inode), '' when there is none. */
   private async configStamp(): Promise<string> {
     if (this.configFile === undefined) return '';
-    const s = await fs.stat(this.configFile).catch(() => null);
-    return s === null ? '' : `${s.size}:${s.mtimeMs}:${s.ino}`;
+    const s = await statIdentity(this.configFile).catch(() => null);
+    return s === null ? '' : identityKey(s);
   }
 
   private async cacheIs(expected: DiskCacheIdentity): Promise<boolean> {
-    try {
-      const s = await fs.stat(this.cacheFile);
-      return s.size === expected.size && s.mtimeMs === expected.mtimeMs && s.ino === expected.ino;
-    } catch {
-      return false;
-    }
+    const s = await statIdentity(this.cacheFile).catch(() => null);
+    return s !== null && sameIdentity(s, expected);
   }
 }
 

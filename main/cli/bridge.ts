@@ -28,7 +28,6 @@ Commands:
 Exit codes: 0 ok, 1 failure, 2 usage error.
 `;
 
-
 /** The same BridgeService the API uses, on the files of `{config_dir}`; no API server needed. */
 export function cliBridgeService(env: NodeJS.ProcessEnv, options: BridgeServiceOptions = {}): BridgeService {
   const paths = createPaths(resolveHomes(env));

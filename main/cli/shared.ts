@@ -11,7 +11,6 @@ Commands:
           (creates the targets when missing; never deletes files)
 `;
 
-
 /** `switchboard shared link`: 0 when all three links are in place, 1 with the reasons otherwise. */
 export async function runShared(argv: string[], env: NodeJS.ProcessEnv = process.env, io: CliIo = processIo): Promise<number> {
   const [sub, ...rest] = argv;

@@ -1,22 +1,15 @@
 import { createHash } from 'node:crypto';
-import fs from 'node:fs/promises';
 import { writeFileAtomic } from '../infra/atomic-write.js';
-import { errorMessage, isNotFound } from '../infra/file-stat.js';
+import { errorMessage, sameIdentity, statIdentity, type FileIdentity } from '../infra/file-stat.js';
 import { isFiniteNumber, isRecord } from '../infra/json-checks.js';
 import { readOwnFile } from '../infra/no-follow.js';
 import type { FoundFile } from '../services/usage/discover.js';
 import { FRESH_MS } from '../services/usage/freshness.js';
 
-/** The usage disk cache file as it was when an answer was computed from it. */
-export interface CacheFileIdentity {
-  size: number;
-  mtimeMs: number;
-  ino: number;
-}
-
 /** What an answer was computed from: the disk cache file, its lastFetch, and the transcripts it covers. */
 export interface MemoSource {
-  cache: CacheFileIdentity;
+  /** The usage disk cache file as it was when the answer was computed from it. */
+  cache: FileIdentity;
   lastFetch: number;
   /** `filesDigest` of the transcripts the cache holds. */
   files: string;
@@ -111,20 +104,6 @@ export function filesDigest(files: readonly Pick<FoundFile, 'path' | 'size' | 'm
   const hash = createHash('sha1');
   for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) hash.update(`${f.path}\0${f.size}\0${f.mtimeMs}\0${f.ino}\n`);
   return hash.digest('base64');
-}
-
-export async function statIdentity(file: string): Promise<CacheFileIdentity | null> {
-  try {
-    const s = await fs.stat(file);
-    return { size: s.size, mtimeMs: s.mtimeMs, ino: s.ino };
-  } catch (err) {
-    if (isNotFound(err)) return null;
-    throw err;
-  }
-}
-
-function sameIdentity(a: CacheFileIdentity, b: CacheFileIdentity): boolean {
-  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
 }
 
 function isEntry(e: unknown): e is Entry {

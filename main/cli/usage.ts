@@ -1,11 +1,11 @@
-import path from 'node:path';
 import { appBuild } from '../infra/app-version.js';
 import type { Clock } from '../infra/clock.js';
+import { identityKey, identityOf, statIdentity } from '../infra/file-stat.js';
 import type { LogLevel } from '../infra/logger.js';
 import { createPaths, resolveHomes, type Paths } from '../infra/paths.js';
 import { isCostMode } from '../services/usage/cost-mode.js';
 import type { DailyEntry, MonthlyEntry } from '../services/usage/daily.js';
-import { findTranscripts, usageRoots } from '../services/usage/discover.js';
+import { findTranscripts, transcriptsDir, usageRoots } from '../services/usage/discover.js';
 import type { ModelEntry } from '../services/usage/models.js';
 import { priceTableId } from '../services/usage/price-table.js';
 import type { ProjectEntry } from '../services/usage/projects.js';
@@ -14,7 +14,7 @@ import type { UsageParams, UsageService } from '../services/usage/usage-service.
 import { isValidTimeZone, parseCompactDate, systemTimeZone } from '../services/usage/zone-calendar.js';
 import { CliError } from './args.js';
 import { processIo, type CliIo } from './io.js';
-import { filesDigest, statIdentity, UsageMemo } from './usage-memo.js';
+import { filesDigest, UsageMemo } from './usage-memo.js';
 import { dailyTable, modelTable, monthlyTable, projectTable, sessionTable } from './usage-reports.js';
 
 export const USAGE_USAGE = `Usage: switchboard usage <report> [options]
@@ -89,11 +89,11 @@ export async function runUsage(argv: string[], env: NodeJS.ProcessEnv = process.
     // Zeros from no logs at all are not an answer: say where we looked (stderr: --json stays clean),
     // and keep nothing, so the next run says it again.
     if (service.transcriptFiles().length === 0) {
-      io.err(`switchboard: no agent transcripts found in ${path.join(paths.agentDir, 'projects')}; if Claude Code keeps them elsewhere, set CLAUDE_CONFIG_DIR (or SWITCHBOARD_AGENT_DIR) to that folder\n`);
+      io.err(`switchboard: no agent transcripts found in ${transcriptsDir(paths.agentDir)}; if Claude Code keeps them elsewhere, set CLAUDE_CONFIG_DIR (or SWITCHBOARD_AGENT_DIR) to that folder\n`);
       return 0;
     }
     const disk = await service.diskCacheIdentity(); // after the write a scan started
-    if (disk) await memo.remember(key, { cache: { size: disk.size, mtimeMs: disk.mtimeMs, ino: disk.ino }, lastFetch: disk.lastFetch, files: filesDigest(service.transcriptFiles()) }, answer, (m) => logger.warn(m));
+    if (disk) await memo.remember(key, { cache: identityOf(disk), lastFetch: disk.lastFetch, files: filesDigest(service.transcriptFiles()) }, answer, (m) => logger.warn(m));
     return 0;
   } catch (err) {
     io.err(`switchboard: cannot read usage: ${err instanceof Error ? err.message : String(err)}\n`);
@@ -114,7 +114,7 @@ async function memoKey(o: Options, paths: Paths): Promise<string> {
   const parts = [o.report, p.since ?? '', p.until ?? '', p.tz ?? '', p.mode ?? '', appBuild(), priceTableId(), paths.agentDir, paths.instancesDir];
   if (p.tz === undefined || p.mode === undefined) {
     const config = await statIdentity(paths.appConfig).catch(() => null);
-    parts.push(config ? `${config.size}:${config.mtimeMs}:${config.ino}` : 'no config', systemTimeZone());
+    parts.push(config ? identityKey(config) : 'no config', systemTimeZone());
   }
   return JSON.stringify(parts);
 }

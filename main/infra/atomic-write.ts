@@ -1,6 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+// Type only: this module stays free of runtime imports of ours (its crash test runs it compiled alone).
+import type { FileIdentity } from './file-stat.js';
 
 export interface AtomicWriteOptions {
   /** File mode of the new file; defaults to the existing file's mode, else 0o600. */
@@ -9,26 +11,19 @@ export interface AtomicWriteOptions {
   dirMode?: number;
 }
 
-/** A file as one write left it: a rename keeps the inode and the mtime, so this is the file at its path until it is replaced again. */
-export interface WrittenFile {
-  size: number;
-  mtimeMs: number;
-  ino: number;
-}
-
 /**
  * Replaces `file` so that readers see either the old or the new content, never a mix:
  * temp file in the same directory, fsync, rename, then fsync of the directory. Resolves with
  * what it wrote as the file system sees it (taken from the handle, so another writer's later
  * replacement of the path cannot be mistaken for ours).
  */
-export async function writeFileAtomic(file: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<WrittenFile> {
+export async function writeFileAtomic(file: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<FileIdentity> {
   const dir = path.dirname(file);
   await fs.mkdir(dir, { recursive: true, mode: options.dirMode ?? 0o700 });
   const mode = options.mode ?? (await existingMode(file)) ?? 0o600;
   const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   const handle = await fs.open(temp, 'wx', mode);
-  let written: WrittenFile;
+  let written: FileIdentity; // a rename keeps the inode and the mtime: this is the file at `file` until it is replaced
   try {
     await handle.writeFile(data);
     await handle.chmod(mode); // the umask may have narrowed the mode given to open()

@@ -10,9 +10,14 @@ export interface FoundFile {
   ino: number;
 }
 
+/** The agent's own transcript folder (Claude Code writes `{agentDir}/projects/<project>/<session>.jsonl`). */
+export function transcriptsDir(agentDir: string): string {
+  return path.join(agentDir, 'projects');
+}
+
 /** The directories a scan reads (decisions §5): `<agent dir>/projects` and each `{config_dir}/instances/*`. */
 export function usageRoots(agentDir: string, instancesDir: string): string[] {
-  const roots = [path.join(agentDir, 'projects')];
+  const roots = [transcriptsDir(agentDir)];
   let names: string[] = [];
   try {
     names = fs.readdirSync(instancesDir).sort();

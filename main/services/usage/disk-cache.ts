@@ -1,8 +1,8 @@
 import { isAscii } from 'node:buffer';
 import fs from 'node:fs/promises';
-import { writeFileAtomic, type WrittenFile } from '../../infra/atomic-write.js';
+import { writeFileAtomic } from '../../infra/atomic-write.js';
 import { decodeBinaryFile, encodeBinaryFile } from '../../infra/binary-file.js';
-import { isNotFound } from '../../infra/file-stat.js';
+import { identityOf, isNotFound, type FileIdentity } from '../../infra/file-stat.js';
 import { checkHead, type CacheHead, type CacheIdentity, type FileRow, type KeyEncoding } from './cache-head.js';
 import { KEPT, NUM, REF, RecordPacker, RecordReader } from './record-pack.js';
 import type { UsageRecord } from './types.js';
@@ -145,7 +145,7 @@ function bytesOf(view: Float64Array | Int32Array): Uint8Array {
 /** A cache read: the snapshot (null when unusable) and the file it came from, as read through the open handle. */
 export interface CacheRead {
   snapshot: CacheSnapshot | null;
-  file: WrittenFile;
+  file: FileIdentity;
 }
 
 export async function readCacheFile(file: string, identity: CacheIdentity, pricesId: string): Promise<CacheRead | 'missing'> {
@@ -157,15 +157,14 @@ export async function readCacheFile(file: string, identity: CacheIdentity, price
     throw err;
   }
   try {
-    const st = await handle.stat();
-    const bytes = await handle.readFile();
-    return { snapshot: parseCache(bytes, identity, pricesId), file: { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino } };
+    const read = identityOf(await handle.stat());
+    return { snapshot: parseCache(await handle.readFile(), identity, pricesId), file: read };
   } finally {
     await handle.close();
   }
 }
 
 /** Resolves with the file written (see `writeFileAtomic`). */
-export function writeCacheFile(file: string, snapshot: CacheSnapshot, identity: CacheIdentity, pricesId: string): Promise<WrittenFile> {
+export function writeCacheFile(file: string, snapshot: CacheSnapshot, identity: CacheIdentity, pricesId: string): Promise<FileIdentity> {
   return writeFileAtomic(file, serializeCache(snapshot, identity, pricesId), { mode: 0o600 });
 }

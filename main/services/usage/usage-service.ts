@@ -1,10 +1,9 @@
 import os from 'node:os';
-import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import type { WrittenFile } from '../../infra/atomic-write.js';
-import { errorMessage } from '../../infra/file-stat.js';
+import { errorMessage, type FileIdentity } from '../../infra/file-stat.js';
 import type { ServiceContext } from '../context.js';
 import { anomalyId, type Anomaly } from './anomalies.js';
+import { transcriptsDir } from './discover.js';
 import type { DailyEntry, MonthlyEntry } from './daily.js';
 import { readCacheFile, writeCacheFile, type CacheIdentity } from './disk-cache.js';
 import type { HourlyEntry } from './hourly.js';
@@ -90,7 +89,7 @@ export class UsageService {
   private persistedVersion = -1;
   private seenAnomalies: Set<string> | null = null;
   /** Store version and lastFetch the disk cache file holds (written or restored); -1: unknown. */
-  private disk: { version: number; lastFetch: number; file: WrittenFile | null } = { version: -1, lastFetch: 0, file: null };
+  private disk: { version: number; lastFetch: number; file: FileIdentity | null } = { version: -1, lastFetch: 0, file: null };
   private stamp = { version: -1, epoch: -1, text: '' };
   private stopZoneWatch: () => void = () => undefined;
   private started = false;
@@ -206,7 +205,7 @@ export class UsageService {
   async status(): Promise<CacheStatus> {
     await this.loaded;
     const progress = this.progress;
-    const scan = { scanning: progress !== null, progress: progress === null ? null : { ...progress }, lastError: this.lastError, transcriptsDir: path.join(this.ctx.paths.agentDir, 'projects') };
+    const scan = { scanning: progress !== null, progress: progress === null ? null : { ...progress }, lastError: this.lastError, transcriptsDir: transcriptsDir(this.ctx.paths.agentDir) };
     if (this.lastFetch === null) {
       return { cached: false, lastFetch: null, lastFetchHuman: null, cacheAge: null, cacheAgeHuman: null, files: null, malformedLines: null, oversizedLines: null, ...scan };
     }
@@ -346,7 +345,7 @@ export class UsageService {
    * finished and nothing changed since), as this service wrote or read it (never a later file
    * another process put at the path), with the lastFetch a start will read from it; else null.
    */
-  async diskCacheIdentity(): Promise<{ size: number; mtimeMs: number; ino: number; lastFetch: number } | null> {
+  async diskCacheIdentity(): Promise<(FileIdentity & { lastFetch: number }) | null> {
     await this.persisting;
     const { version, file, lastFetch } = this.disk;
     if (version !== this.store.version || file === null) return null;

@@ -21,8 +21,9 @@ export async function readAllPages<T>(fetchPage: (offset: number) => Promise<Pag
       if (page.total !== total && attempt < retries) break;
       offset += page.rows.length;
       for (const row of page.rows) {
-        if (seen.has(key(row))) continue;
-        seen.add(key(row));
+        const k = key(row);
+        if (seen.has(k)) continue;
+        seen.add(k);
         all.push(row);
       }
       if (page.rows.length === 0 || offset >= page.total) return all;
