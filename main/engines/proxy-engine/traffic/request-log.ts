@@ -13,10 +13,19 @@ export interface RequestLogOptions {
   capacity: number;
   /** `requests.jsonl` is rotated once it would grow past this many bytes. */
   maxFileBytes: number;
+  /** Lines wait this long for the next ones to join their write (default FLUSH_DELAY_MS). */
+  flushDelayMs?: number;
 }
 
 /** ~400 bytes a line: about 2 000 entries are 1 MB of memory; 8 MiB is ~20 000 lines per file. */
 export const DEFAULT_REQUEST_LOG: RequestLogOptions = { capacity: 2_000, maxFileBytes: 8 * 1024 * 1024 };
+
+/**
+ * One write per this many ms at most, however busy the proxy: a write per request (or per event
+ * loop turn) costs a thread-pool hop each, which was a tenth of the engine's CPU per request under
+ * load (issue 19). A crash loses at most this much of the file; the ring has it all until then.
+ */
+export const FLUSH_DELAY_MS = 100;
 
 export interface RequestLogListener {
   /** One finished request, and its JSON line (without the newline). */
@@ -29,7 +38,7 @@ export interface RequestLogListener {
  * The engine's request log: a bounded ring in memory (what the management channel answers from),
  * per-minute counts for the last hour, and `logs/requests.jsonl` on disk with one rotated
  * generation, so history survives a stopped engine. Lines are appended in batches off the request
- * path (one write per event-loop turn at most); a failing disk is logged once, never thrown.
+ * path (one write per FLUSH_DELAY_MS at most); a failing disk is logged once, never thrown.
  */
 export class RequestLog {
   private readonly ring: Array<RequestLogEntry | undefined>;
@@ -41,6 +50,7 @@ export class RequestLog {
   private lastErrorEntry: RequestLogEntry | null = null;
   private readonly listeners = new Set<RequestLogListener>();
   private pending: string[] = [];
+  private flushTimer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
   private fileBytes: number | undefined;
   /** Kept open between batches: an open and a close per batch cost more than the write. */
@@ -73,7 +83,7 @@ export class RequestLog {
     const line = JSON.stringify(entry);
     for (const listener of this.listeners) listener.entry(entry, line);
     this.pending.push(line);
-    this.flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush());
+    this.scheduleFlush();
   }
 
   /** Newest first. */
@@ -106,15 +116,36 @@ export class RequestLog {
     this.listeners.clear();
   }
 
-  /** Resolves once every entry added so far is on disk (or failed to get there). */
+  /** Resolves once every entry added so far is on disk (or failed to get there): what waits, is written now. */
   async drained(): Promise<void> {
-    while (this.flushing) await this.flushing;
+    for (;;) {
+      if (this.flushTimer) this.startFlush();
+      if (!this.flushing) return;
+      await this.flushing;
+    }
   }
 
   /** Writes what is pending and closes the file (shutdown; tests). */
   async closeFileWhenDrained(): Promise<void> {
     await this.drained();
     await this.closeFile();
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushTimer || this.flushing) return;
+    // Unref'd: a log nobody drains does not hold a process open (the engine drains on shutdown).
+    this.flushTimer = setTimeout(() => this.startFlush(), this.options.flushDelayMs ?? FLUSH_DELAY_MS).unref();
+  }
+
+  private startFlush(): void {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    if (this.flushing || this.pending.length === 0) return;
+    this.flushing = this.flush().finally(() => {
+      this.flushing = undefined;
+      // Entries added while this write ran wait for the next batch.
+      if (this.pending.length > 0) this.scheduleFlush();
+    });
   }
 
   private async flush(): Promise<void> {
@@ -128,8 +159,6 @@ export class RequestLog {
       this.fileBytes = undefined;
       await this.closeFile();
     }
-    // Entries added while this write ran go out in the next batch.
-    this.flushing = this.pending.length > 0 ? this.flush() : undefined;
   }
 
   private async append(text: string): Promise<void> {

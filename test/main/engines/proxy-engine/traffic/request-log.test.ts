@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../../../../../main/infra/logger.js';
 import type { RequestLogEntry } from '../../../../../main/engines/proxy-engine/traffic/request-entry.js';
 import { RequestLog } from '../../../../../main/engines/proxy-engine/traffic/request-log.js';
@@ -117,6 +117,28 @@ describe('RequestLog file', () => {
     for (let i = 0; i < 500; i++) log.add(entry(log));
     await log.drained();
     expect((await fs.readFile(path.join(dir, 'requests.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(500);
+  });
+
+  it('holds lines for the flush delay, across event-loop turns, and writes them in one append', async () => {
+    const log = new RequestLog(dir, silentLogger, 0, { capacity: 100, maxFileBytes: 1 << 20, flushDelayMs: 60_000 });
+    for (let i = 0; i < 3; i++) {
+      log.add(entry(log));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    // Nothing is written before the delay: a write per request cost a thread-pool hop each.
+    await expect(fs.stat(path.join(dir, 'requests.jsonl'))).rejects.toMatchObject({ code: 'ENOENT' });
+    await log.drained();
+    const lines = (await fs.readFile(path.join(dir, 'requests.jsonl'), 'utf8')).trim().split('\n');
+    expect(lines.map((l) => (JSON.parse(l) as RequestLogEntry).id)).toEqual(['0-1', '0-2', '0-3']);
+  });
+
+  it('writes on its own once the delay has passed, without anyone draining it', async () => {
+    const log = new RequestLog(dir, silentLogger, 0, { capacity: 100, maxFileBytes: 1 << 20, flushDelayMs: 20 });
+    log.add(entry(log));
+    await vi.waitFor(async () => expect(await fs.readFile(path.join(dir, 'requests.jsonl'), 'utf8')).toContain('"0-1"'), { timeout: 10_000, interval: 20 });
+    log.add(entry(log));
+    await vi.waitFor(async () => expect(await fs.readFile(path.join(dir, 'requests.jsonl'), 'utf8')).toContain('"0-2"'), { timeout: 10_000, interval: 20 });
+    await log.closeFileWhenDrained();
   });
 
   it('keeps working in memory when the directory cannot be written', async () => {
