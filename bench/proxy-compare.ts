@@ -10,7 +10,7 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { nodeEntry } from '../main/infra/node-entry.js';
+import { engineCommand } from '../main/engines/proxy-engine/command.js';
 import { findFreePort } from '../main/infra/port-probe.js';
 import { CCR_KEY, configureCcr, installCcr } from './ccr.js';
 import { claudeCodeBody } from './claude-code-body.js';
@@ -53,9 +53,9 @@ export async function compareProxies(options: { seconds: number; rounds: number;
         `  - { name: an, format: anthropic, base_url: "${upstream}", api_key: sk-upstream, models: [cc-pass] }\n` +
         `  - { name: oa, format: openai, base_url: "${upstream}/v1", api_key: sk-upstream, models: [cc-trans] }\n`,
     );
-    const entry = nodeEntry('main/engines/proxy-engine/main');
+    const entry = engineCommand(config);
     const profile = options.profileDir ? [`--cpu-prof`, `--cpu-prof-dir=${options.profileDir}`] : [];
-    const engine = await start(entry.command, [...profile, ...entry.args, '--config', config], { ...entry.env, WRITABLE_PATH: root, SWITCHBOARD_ENGINE_LOG_LEVEL: 'warn' }, /listening on http:\/\/127\.0\.0\.1:(\d+)/);
+    const engine = await start(entry.command, [...profile, ...entry.args], { ...entry.env, WRITABLE_PATH: root, SWITCHBOARD_ENGINE_LOG_LEVEL: 'warn' }, /listening on http:\/\/127\.0\.0\.1:(\d+)/);
     const pipe = await start(process.execPath, ['bench/pipe-proxy.mjs', upstream], {}, /listening (\d+)/);
     const cli = await cliPromise;
     const ccrHome = path.join(root, 'ccr-home');

@@ -9,6 +9,7 @@
 // Round 2, the same upstream answering after BENCH_UPSTREAM_DELAY_MS (default 50; no real model
 // API answers faster): requests per second direct and through the engine at the same connection
 // count, which is what the throughput target means for real traffic.
+// The engine runs compiled, from dist/, with engineCommand's V8 flags.
 // BENCH_PROXY_SECONDS (default 10) sets each throughput run, BENCH_PROXY_REQUESTS (default 2000)
 // the latency samples per row.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -16,11 +17,15 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { nodeEntry } from '../main/infra/node-entry.js';
+import { engineCommand } from '../main/engines/proxy-engine/command.js';
 import { findFreePort } from '../main/infra/port-probe.js';
 import { load, printTable } from './lib.js';
 import { processCpuMicros } from './process-cpu.js';
 import { compareProxies } from './proxy-compare.js';
+
+// The engine runs from dist/ (built by the npm script first) with its V8 flags, as users run it:
+// through tsx it would also carry the loader's hook thread and its compile-time helpers.
+process.env.SWITCHBOARD_CHILDREN_FROM_DIST = '1';
 
 const seconds = Number(process.env.BENCH_PROXY_SECONDS ?? 10);
 const samples = Number(process.env.BENCH_PROXY_REQUESTS ?? 2000);
@@ -78,8 +83,8 @@ try {
       `  - { name: fake, format: openai, base_url: "http://127.0.0.1:${fast.port}/v1", api_key: sk-upstream, models: [bench-model] }\n` +
       `  - { name: slow, format: openai, base_url: "http://127.0.0.1:${slow.port}/v1", api_key: sk-upstream, models: [bench-model-slow] }\n`,
   );
-  const entry = nodeEntry('main/engines/proxy-engine/main');
-  const engine = await startChild(entry.command, [...entry.args, '--config', config], { ...entry.env, WRITABLE_PATH: root, SWITCHBOARD_ENGINE_LOG_LEVEL: 'warn' }, /listening on http:\/\/127\.0\.0\.1:(\d+)/);
+  const entry = engineCommand(config);
+  const engine = await startChild(entry.command, entry.args, { ...entry.env, WRITABLE_PATH: root, SWITCHBOARD_ENGINE_LOG_LEVEL: 'warn' }, /listening on http:\/\/127\.0\.0\.1:(\d+)/);
   const pipe = await startChild(process.execPath, ['bench/pipe-proxy.mjs', `http://127.0.0.1:${fast.port}`], {}, /listening (\d+)/);
 
   const json = { 'content-type': 'application/json' };

@@ -1,9 +1,9 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { engineCommand } from '../../engines/proxy-engine/command.js';
 import type { ProxyConfig } from '../../engines/proxy-engine/config.js';
 import { writeFileAtomic } from '../../infra/atomic-write.js';
-import { nodeEntry } from '../../infra/node-entry.js';
 import type { Paths } from '../../infra/paths.js';
 import type { LaunchSpec } from '../../infra/process-supervisor.js';
 import type { ProxySection } from '../app-config/schema.js';
@@ -39,10 +39,10 @@ export async function proxyLaunchSpec(paths: Paths, config: ProxyConfig, section
       meta: { engine: 'binary', version: section.binary_version },
     };
   }
-  const entry = nodeEntry('main/engines/proxy-engine/main');
+  const entry = engineCommand(paths.proxyConfig);
   return {
     command: entry.command,
-    args: [...entry.args, '--config', paths.proxyConfig],
+    args: entry.args,
     env: { ...entry.env, WRITABLE_PATH: paths.proxyDir, SWITCHBOARD_ERROR_LOG_KEEP: String(section.error_log_keep) },
     ...common,
     meta: { engine: 'builtin' },

@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nodeEntry } from '../../../../main/infra/node-entry.js';
+import { engineCommand } from '../../../../main/engines/proxy-engine/command.js';
 import { findFreePort } from '../../../../main/infra/port-probe.js';
 
 /** The engine as a real process, the way the supervisor runs it. */
@@ -18,8 +18,8 @@ function runEngine(configText: string): Promise<{ code: number | null; stderr: s
   return (async () => {
     const config = path.join(dir, `config-${Math.random().toString(16).slice(2)}.yaml`);
     await fs.writeFile(config, configText);
-    const { command, args, env } = nodeEntry('main/engines/proxy-engine/main');
-    const child = spawn(command, [...args, '--config', config], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const { command, args, env } = engineCommand(config);
+    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));
