@@ -3,10 +3,14 @@ import type { TokenCounts } from './request-entry.js';
 const USAGE_KEY = '"usage"';
 /**
  * The needles as bytes too: Buffer#indexOf with a string needle encodes it on every call, and
- * passthrough chunks are Buffers searched several times each.
+ * passthrough chunks are Buffers searched several times each. The searches skip ahead to the
+ * needle's first byte, so a needle that starts with a rare byte is ~20× faster over SSE JSON than
+ * one that starts with `"` or `e` (0.14 against 2.8 µs for a 2.8 KB chunk): `"usage"` is found
+ * through `usage"`, and error events are looked for only where `rror` occurs.
  */
 const needles = {
-  usage: [USAGE_KEY, Buffer.from(USAGE_KEY)],
+  usageTail: [USAGE_KEY.slice(1), Buffer.from(USAGE_KEY.slice(1))],
+  rror: ['rror', Buffer.from('rror')],
   errorEvent: ['event: error\n', Buffer.from('event: error\n')],
   errorEventCr: ['event: error\r', Buffer.from('event: error\r')],
   errorData: ['data: {"error"', Buffer.from('data: {"error"')],
@@ -49,7 +53,7 @@ export class UsageSniffer {
     this.partialKey = '';
     if (this.carry === '') {
       // The common case: no usage in this chunk, and no allocation for it.
-      const at = find(chunk, needles.usage);
+      const at = findUsageKey(chunk);
       if (at === -1) {
         this.partialKey = keyPrefixAtEnd(chunk);
         return this.sniffError(chunk);
@@ -125,6 +129,7 @@ export class UsageSniffer {
     if (this.streamError !== undefined) return;
     // Anthropic names the event; OpenAI-compatible servers send a data line holding {error}.
     // The line break proves an SSE field: inside JSON text a newline is escaped.
+    if (find(chunk, needles.rror) === -1) return;
     let at = find(chunk, needles.errorEvent);
     if (at === -1) at = find(chunk, needles.errorEventCr);
     const data = at !== -1 ? find(chunk, needles.data, at) : find(chunk, needles.errorData);
@@ -141,6 +146,14 @@ export class UsageSniffer {
     }
     this.streamError = message;
   }
+}
+
+/** Where a `"usage"` key starts in the chunk, or -1. */
+function findUsageKey(chunk: Buffer | string): number {
+  for (let at = find(chunk, needles.usageTail, 1); at !== -1; at = find(chunk, needles.usageTail, at + 1)) {
+    if ((typeof chunk === 'string' ? chunk.charCodeAt(at - 1) : chunk[at - 1]) === 0x22) return at - 1;
+  }
+  return -1;
 }
 
 /** The longest proper prefix of `"usage"` the chunk ends with ('' for nearly every chunk, which ends in a newline). */

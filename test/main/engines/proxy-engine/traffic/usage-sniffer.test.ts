@@ -23,6 +23,18 @@ describe('UsageSniffer', () => {
     expect(s.tokens()).toEqual({ input: 400, output: 20, cacheRead: 600, cacheWrite: 0 });
   });
 
+  it('takes only a "usage" key, not a key that ends in usage, in the same chunk or a Buffer', () => {
+    const text = 'data: {"max_usage":{"prompt_tokens":1},"usage":{"prompt_tokens":30,"completion_tokens":4}}\n\n';
+    for (const chunk of [text, Buffer.from(text)]) {
+      const s = new UsageSniffer();
+      s.feed(chunk);
+      expect(s.tokens()).toEqual({ input: 30, output: 4, cacheRead: 0, cacheWrite: 0 });
+    }
+    const only = new UsageSniffer();
+    only.feed(Buffer.from('data: {"max_usage":{"prompt_tokens":1}}\n\n'));
+    expect(only.tokens()).toBeNull();
+  });
+
   it('reports no usage as null', () => {
     const s = new UsageSniffer();
     s.feed('data: {"choices":[{"delta":{"content":"hi"}}]}\n\n');
