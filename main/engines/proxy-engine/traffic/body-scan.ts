@@ -15,64 +15,149 @@ export interface BodyFacts {
    * means "parse and check" (see `stripUnsignedThinking`).
    */
   mayHoldThinking: boolean;
+  /**
+   * Where the string literals of at least LONG_STRING bytes are, as flat [start, end) pairs
+   * (quotes included), in order: translation splices these bytes instead of re-encoding them.
+   */
+  longStrings: number[];
 }
+
+/** Strings this long are worth splicing as bytes rather than decoding and encoding again. */
+export const LONG_STRING = 256;
 
 const QUOTE = 0x22;
-const THINKING = Buffer.from('"thinking"');
 const BACKSLASH = 0x5c;
 
-/** Undefined when the bytes are not a well-formed top-level object as far as the scan can tell: parse them instead. */
+/**
+ * Undefined when the bytes are not a well-formed top-level object as far as the scan can tell:
+ * parse them instead. The thinking check rides on the walk (each string token of `messages` is
+ * compared as it is stepped over): a byte search for `"thinking"` over the messages cost as much
+ * as the whole walk, since JSON is full of quotes, the search's first byte.
+ */
 export function scanBody(raw: Buffer): BodyFacts | undefined {
-  const facts: BodyFacts = { model: undefined, stream: false, userId: undefined, hasMessages: false, mayHoldThinking: false };
-  let i = skipSpace(raw, 0);
-  if (raw[i] !== 0x7b) return undefined;
-  i = skipSpace(raw, i + 1);
-  if (raw[i] === 0x7d) return skipSpace(raw, i + 1) === raw.length ? facts : undefined;
-  for (;;) {
-    if (raw[i] !== QUOTE) return undefined;
-    const keyEnd = stringEnd(raw, i);
-    if (keyEnd === -1) return undefined;
-    const key = raw.toString('latin1', i + 1, keyEnd - 1);
-    i = skipSpace(raw, keyEnd);
-    if (raw[i] !== 0x3a) return undefined;
-    const start = skipSpace(raw, i + 1);
-    const end = valueEnd(raw, start);
-    if (end === -1) return undefined;
-    if (key.includes('\\')) return undefined; // an escaped key could spell any of ours
-    if (!take(facts, key, raw, start, end)) return undefined;
-    i = skipSpace(raw, end);
-    if (raw[i] === 0x2c) {
-      i = skipSpace(raw, i + 1);
-      continue;
+  return new Scan(raw).facts();
+}
+
+class Scan {
+  /** While walking `messages`: every string token is checked for a thinking block's type. */
+  private watching = false;
+  private sawThinking = false;
+  private readonly longStrings: number[] = [];
+
+  constructor(private readonly raw: Buffer) {}
+
+  facts(): BodyFacts | undefined {
+    const raw = this.raw;
+    const facts: BodyFacts = { model: undefined, stream: false, userId: undefined, hasMessages: false, mayHoldThinking: false, longStrings: this.longStrings };
+    let i = skipSpace(raw, 0);
+    if (raw[i] !== 0x7b) return undefined;
+    i = skipSpace(raw, i + 1);
+    if (raw[i] === 0x7d) return skipSpace(raw, i + 1) === raw.length ? facts : undefined;
+    for (;;) {
+      if (raw[i] !== QUOTE) return undefined;
+      const keyEnd = this.stringEnd(i);
+      if (keyEnd === -1) return undefined;
+      const key = raw.toString('latin1', i + 1, keyEnd - 1);
+      i = skipSpace(raw, keyEnd);
+      if (raw[i] !== 0x3a) return undefined;
+      const start = skipSpace(raw, i + 1);
+      this.watching = key === 'messages';
+      const end = this.valueEnd(start);
+      this.watching = false;
+      if (end === -1) return undefined;
+      if (key.includes('\\')) return undefined; // an escaped key could spell any of ours
+      if (!this.take(facts, key, start, end)) return undefined;
+      i = skipSpace(raw, end);
+      if (raw[i] === 0x2c) {
+        i = skipSpace(raw, i + 1);
+        continue;
+      }
+      if (raw[i] === 0x7d && skipSpace(raw, i + 1) === raw.length) return facts;
+      return undefined;
     }
-    if (raw[i] === 0x7d && skipSpace(raw, i + 1) === raw.length) return facts;
-    return undefined;
+  }
+
+  private take(facts: BodyFacts, key: string, start: number, end: number): boolean {
+    const raw = this.raw;
+    switch (key) {
+      case 'model':
+        facts.model = raw[start] === QUOTE && !raw.subarray(start, end).includes(BACKSLASH) ? raw.toString('utf8', start + 1, end - 1) : parseSlice(raw, start, end);
+        return facts.model !== INVALID;
+      case 'stream':
+        facts.stream = end - start === 4 && raw.toString('latin1', start, end) === 'true';
+        return true;
+      case 'messages':
+        facts.hasMessages = raw[start] === 0x5b;
+        facts.mayHoldThinking = this.sawThinking;
+        return true;
+      case 'metadata': {
+        const metadata = parseSlice(raw, start, end);
+        if (metadata === INVALID) return false;
+        facts.userId = metadata !== null && typeof metadata === 'object' ? (metadata as { user_id?: unknown }).user_id : undefined;
+        return true;
+      }
+      default:
+        return true;
+    }
+  }
+
+  /** Index after the closing quote of the string opening at `i`; -1 if unterminated. */
+  private stringEnd(i: number): number {
+    const raw = this.raw;
+    let at = i;
+    for (;;) {
+      at = raw.indexOf(QUOTE, at + 1);
+      if (at === -1) return -1;
+      let slashes = 0;
+      while (raw[at - 1 - slashes] === BACKSLASH) slashes++;
+      if (slashes % 2 === 0) break;
+    }
+    if (this.watching && !this.sawThinking) this.sawThinking = this.spellsThinking(i, at + 1);
+    if (at + 1 - i >= LONG_STRING) this.longStrings.push(i, at + 1);
+    return at + 1;
+  }
+
+  /**
+   * The string token [start, end) is `"thinking"`: a thinking block's type (or a key of that name,
+   * which only costs a parse). A short token with escapes is decoded, so `"thin\u006bing"` counts too.
+   */
+  private spellsThinking(start: number, end: number): boolean {
+    const length = end - start;
+    if (length === THINKING.length) return this.raw.toString('latin1', start, end) === THINKING;
+    if (length > MAX_ESCAPED_THINKING || length < THINKING.length || !this.raw.subarray(start, end).includes(BACKSLASH)) return false;
+    return parseSlice(this.raw, start, end) === 'thinking';
+  }
+
+  /** Index after the value starting at `i` (string, object, array or literal); -1 when it does not close. */
+  private valueEnd(i: number): number {
+    const raw = this.raw;
+    const c = raw[i];
+    if (c === QUOTE) return this.stringEnd(i);
+    if (c === 0x7b || c === 0x5b) {
+      let depth = 0;
+      for (let at = i; at < raw.length; at++) {
+        const b = raw[at]!;
+        if (b === QUOTE) {
+          at = this.stringEnd(at) - 1;
+          if (at < 0) return -1;
+        } else if (b === 0x7b || b === 0x5b) depth++;
+        else if ((b === 0x7d || b === 0x5d) && --depth === 0) return at + 1;
+      }
+      return -1;
+    }
+    let at = i;
+    while (at < raw.length) {
+      const b = raw[at]!;
+      if (b === 0x2c || b === 0x7d || b === 0x5d || b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09) break;
+      at++;
+    }
+    return at > i ? at : -1;
   }
 }
 
-function take(facts: BodyFacts, key: string, raw: Buffer, start: number, end: number): boolean {
-  switch (key) {
-    case 'model':
-      facts.model = raw[start] === QUOTE && !hasByteWithin(raw, BACKSLASH, start, end) ? raw.toString('utf8', start + 1, end - 1) : parseSlice(raw, start, end);
-      return facts.model !== INVALID;
-    case 'stream':
-      facts.stream = end - start === 4 && raw.toString('latin1', start, end) === 'true';
-      return true;
-    case 'messages':
-      facts.hasMessages = raw[start] === 0x5b;
-      facts.mayHoldThinking = indexWithin(raw, THINKING, start, end) !== -1;
-      return true;
-    case 'metadata': {
-      const metadata = parseSlice(raw, start, end);
-      if (metadata === INVALID) return false;
-      facts.userId = metadata !== null && typeof metadata === 'object' ? (metadata as { user_id?: unknown }).user_id : undefined;
-      return true;
-    }
-    default:
-      return true;
-  }
-}
-
+const THINKING = '"thinking"';
+/** `"thinking"` with every letter escaped as \uXXXX. */
+const MAX_ESCAPED_THINKING = 2 + 8 * 6;
 const INVALID = Symbol('invalid');
 
 function parseSlice(raw: Buffer, start: number, end: number): unknown {
@@ -83,17 +168,6 @@ function parseSlice(raw: Buffer, start: number, end: number): unknown {
   }
 }
 
-function hasByteWithin(raw: Buffer, byte: number, start: number, end: number): boolean {
-  const at = raw.indexOf(byte, start);
-  return at !== -1 && at < end;
-}
-
-/** Searches only the value's bytes (a subarray is a view, not a copy). */
-function indexWithin(raw: Buffer, needle: Buffer, start: number, end: number): number {
-  const at = raw.subarray(start, end).indexOf(needle);
-  return at === -1 ? -1 : start + at;
-}
-
 function skipSpace(raw: Buffer, i: number): number {
   while (i < raw.length) {
     const c = raw[i]!;
@@ -101,41 +175,4 @@ function skipSpace(raw: Buffer, i: number): number {
     i++;
   }
   return i;
-}
-
-/** Index after the closing quote of the string opening at `i`; -1 if unterminated. */
-function stringEnd(raw: Buffer, i: number): number {
-  let at = i;
-  for (;;) {
-    at = raw.indexOf(QUOTE, at + 1);
-    if (at === -1) return -1;
-    let slashes = 0;
-    while (raw[at - 1 - slashes] === BACKSLASH) slashes++;
-    if (slashes % 2 === 0) return at + 1;
-  }
-}
-
-/** Index after the value starting at `i` (string, object, array or literal); -1 when it does not close. */
-function valueEnd(raw: Buffer, i: number): number {
-  const c = raw[i];
-  if (c === QUOTE) return stringEnd(raw, i);
-  if (c === 0x7b || c === 0x5b) {
-    let depth = 0;
-    for (let at = i; at < raw.length; at++) {
-      const b = raw[at]!;
-      if (b === QUOTE) {
-        at = stringEnd(raw, at) - 1;
-        if (at < 0) return -1;
-      } else if (b === 0x7b || b === 0x5b) depth++;
-      else if ((b === 0x7d || b === 0x5d) && --depth === 0) return at + 1;
-    }
-    return -1;
-  }
-  let at = i;
-  while (at < raw.length) {
-    const b = raw[at]!;
-    if (b === 0x2c || b === 0x7d || b === 0x5d || b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09) break;
-    at++;
-  }
-  return at > i ? at : -1;
 }

@@ -1,4 +1,5 @@
 import { scanBody, type BodyFacts } from './body-scan.js';
+import { parseSkeleton, stringifySpliced } from './json-splice.js';
 
 /**
  * A client's JSON body: the raw bytes (what passthrough forwards), the facts routing reads from a
@@ -31,6 +32,7 @@ export class ClientBody {
         userId: (object.metadata as { user_id?: unknown } | undefined)?.user_id,
         hasMessages: Array.isArray(messages),
         mayHoldThinking: true,
+        longStrings: [],
       },
       object,
     );
@@ -44,6 +46,28 @@ export class ClientBody {
       this.object = object;
     }
     return this.object;
+  }
+
+  /**
+   * The upstream body `build` makes of this one, as UTF-8. With long strings in the body, `build`
+   * first gets a copy whose long strings are markers and the client's bytes are spliced back into
+   * its JSON (see json-splice); when that cannot be done, or `build` throws there, it gets the
+   * fully parsed body. `build` must not parse or cut strings (the OpenAI→Anthropic tool arguments
+   * are parsed: that direction uses the parsed body).
+   */
+  encode(build: (body: Record<string, unknown>) => unknown): Buffer {
+    const spans = this.facts.longStrings;
+    if (spans.length > 0) {
+      const skeleton = parseSkeleton(this.raw, spans);
+      let spliced: Buffer | undefined;
+      try {
+        spliced = skeleton && stringifySpliced(build(skeleton), this.raw, spans);
+      } catch {
+        spliced = undefined; // the full parse decides, and gives the same error if it is one
+      }
+      if (spliced) return spliced;
+    }
+    return Buffer.from(JSON.stringify(build(this.parsed())));
   }
 }
 

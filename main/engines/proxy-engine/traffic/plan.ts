@@ -49,11 +49,14 @@ export function planFor(upstream: Upstream, input: PlanInput): TrafficPlan {
     if (input.client === 'anthropic') {
       // No thinking block in the messages and no alias: the client's bytes go out untouched, unparsed.
       if (sameModel && !request.facts.mayHoldThinking) return { upstreamPath: path, body: request.raw, stream };
-      const req = request.parsed() as unknown as AnthropicRequest;
-      const cleaned = stripUnsignedThinking(req);
-      const same = cleaned === req && sameModel;
-      return { upstreamPath: path, body: same ? request.raw : json({ ...cleaned, model: input.upstreamModel }), stream };
+      if (sameModel) {
+        const req = request.parsed() as unknown as AnthropicRequest;
+        if (stripUnsignedThinking(req) === req) return { upstreamPath: path, body: request.raw, stream };
+      }
+      const body = request.encode((b) => ({ ...stripUnsignedThinking(b as unknown as AnthropicRequest), model: input.upstreamModel }));
+      return { upstreamPath: path, body, stream };
     }
+    // Parsed whole: tool call arguments are JSON text the translator parses (no markers there).
     const body = request.parsed();
     const req = openAIRequestToAnthropic(body as unknown as OpenAIRequest, { model: input.upstreamModel });
     const includeUsage = (body as OpenAIRequest).stream_options?.include_usage === true;
@@ -66,12 +69,11 @@ export function planFor(upstream: Upstream, input: PlanInput): TrafficPlan {
     };
   }
   if (input.client === 'openai') {
-    return { upstreamPath: '/chat/completions', body: sameModel ? request.raw : json({ ...request.parsed(), model: input.upstreamModel }), stream };
+    return { upstreamPath: '/chat/completions', body: sameModel ? request.raw : request.encode((b) => ({ ...b, model: input.upstreamModel })), stream };
   }
-  const req = anthropicRequestToOpenAI(request.parsed() as unknown as AnthropicRequest, { model: input.upstreamModel });
   return {
     upstreamPath: '/chat/completions',
-    body: json(req),
+    body: request.encode((b) => anthropicRequestToOpenAI(b as unknown as AnthropicRequest, { model: input.upstreamModel })),
     stream,
     mapResponse: (res) => openAIResponseToAnthropic(res as OpenAIResponse, { model: input.clientModel }),
     createStream: () => createOpenAIToAnthropicSse({ model: input.clientModel }),

@@ -14,15 +14,15 @@ describe('scanBody', () => {
       thinking: { type: 'enabled', budget_tokens: 4000 },
       stream: true,
     });
-    expect(scan(body)).toEqual({ model: 'claude-sonnet-4-5', stream: true, userId: 'user_abc_session_1', hasMessages: true, mayHoldThinking: false });
+    expect(scan(body)).toEqual({ model: 'claude-sonnet-4-5', stream: true, userId: 'user_abc_session_1', hasMessages: true, mayHoldThinking: false, longStrings: [] });
   });
 
   it('agrees with JSON.parse on spacing, escapes, unicode and key order', () => {
     const text = '{\n  "stream" : false ,\n  "messages": [] ,\n  "model" : "m\\u00e9-\\"x\\"" \n}\n';
-    expect(scan(text)).toEqual({ model: JSON.parse(text).model, stream: false, userId: undefined, hasMessages: true, mayHoldThinking: false });
+    expect(scan(text)).toEqual({ model: JSON.parse(text).model, stream: false, userId: undefined, hasMessages: true, mayHoldThinking: false, longStrings: [] });
     expect(scan('{"model":"ünï","messages":[]}')?.model).toBe('ünï');
     expect(scan('{"model":"a","model":"b","messages":[]}')?.model).toBe('b');
-    expect(scan('{}')).toEqual({ model: undefined, stream: false, userId: undefined, hasMessages: false, mayHoldThinking: false });
+    expect(scan('{}')).toEqual({ model: undefined, stream: false, userId: undefined, hasMessages: false, mayHoldThinking: false, longStrings: [] });
   });
 
   it('reports non-string models and missing messages as they are, for the 400s', () => {
@@ -33,6 +33,23 @@ describe('scanBody', () => {
   it('flags messages that may hold a thinking block', () => {
     const body = JSON.stringify({ model: 'm', messages: [{ role: 'assistant', content: [{ type: 'thinking', thinking: 't', signature: '' }] }] });
     expect(scan(body)?.mayHoldThinking).toBe(true);
+    // The type spelled with escapes is still a thinking block to JSON.parse, so to the scan too.
+    expect(scan('{"model":"m","messages":[{"role":"assistant","content":[{"type":"thin\\u006bing","thinking":"t"}]}]}')?.mayHoldThinking).toBe(true);
+  });
+
+  it('does not take the word in text, in a tool result or outside messages for a thinking block', () => {
+    const prose = JSON.stringify({
+      model: 'm',
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'I was "thinking" about it' }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: 'const t = "thinking";\n'.repeat(20) }] },
+      ],
+      thinking: { type: 'enabled', budget_tokens: 1024 },
+      system: [{ type: 'text', text: 'thinking' }],
+    });
+    expect(scan(prose)?.mayHoldThinking).toBe(false);
+    // A message that is the bare word is a false alarm the scan accepts: it only costs a parse.
+    expect(scan('{"model":"m","messages":[{"role":"user","content":"thinking"}]}')?.mayHoldThinking).toBe(true);
   });
 
   it.each([
