@@ -4,6 +4,7 @@ import type { OpenAIChunk } from './openai-types.js';
 import { AnthropicToOpenAIStream, type AnthropicToOpenAIStreamOptions, type OpenAIStreamFrame } from './stream-anthropic-to-openai.js';
 import { OpenAIToAnthropicStream, type OpenAIToAnthropicStreamOptions } from './stream-openai-to-anthropic.js';
 import { parseErrorBody } from './errors.js';
+import { readContentDelta } from './openai-chunk.js';
 
 /** Response headers of every event stream the engines send to clients (no proxy buffering). */
 export const SSE_HEADERS = {
@@ -59,6 +60,8 @@ export function createOpenAIToAnthropicSse(options: OpenAIToAnthropicStreamOptio
       close();
       return;
     }
+    const token = readContentDelta(message.data);
+    if (token) return emit(stream.push(token));
     const parsed = parseJson(message.data);
     if (!parsed) return;
     if (parsed.error) {
