@@ -27,7 +27,7 @@ describe('readContentDelta', () => {
     ['content and reasoning', JSON.stringify({ ...base, choices: [{ index: 0, delta: { content: 'a', reasoning_content: 'b' }, finish_reason: null }] })],
     ['a second choice', JSON.stringify({ ...base, choices: [{ index: 0, delta: { content: 'a' }, finish_reason: null }, { index: 1, delta: { content: 'b' }, finish_reason: null }] })],
     ['null content', JSON.stringify({ ...base, choices: [{ index: 0, delta: { content: null }, finish_reason: null }] })],
-    ['another key order', JSON.stringify({ object: 'chat.completion.chunk', ...base, choices: [{ index: 0, delta: { content: 'x' }, finish_reason: null }] })],
+    ['another key order', JSON.stringify({ object: base.object, id: base.id, created: base.created, model: base.model, choices: [{ index: 0, delta: { content: 'x' }, finish_reason: null }] })],
     ['spaces', token('x').replaceAll(':', ': ')],
     ['an error', JSON.stringify({ error: { message: 'boom' } })],
   ])('leaves %s to JSON.parse', (_name, line) => {
