@@ -148,6 +148,36 @@ describe('Claude Code (Anthropic client) through an OpenAI upstream', () => {
   });
 });
 
+describe('Claude Code–sized requests (long strings spliced as bytes, not re-encoded)', () => {
+  const long = (tag: string) => `${tag}: ${'const s = "quoted" \\ path\n\ttab café ’ 😀 '.repeat(40)}`;
+  const body = {
+    model: 'claude-sonnet-4-5-20250929',
+    max_tokens: 100,
+    system: [{ type: 'text', text: long('system one') }, { type: 'text', text: long('system two'), cache_control: { type: 'ephemeral' } }],
+    messages: [
+      { role: 'user', content: [{ type: 'text', text: long('ask') }] },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Write', input: { path: 'a.ts', content: long('file') } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: long('result') }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo'.repeat(50) } }] },
+    ],
+    tools: [{ name: 'Write', description: long('tool'), input_schema: { type: 'object', properties: { content: { type: 'string' } } } }],
+    metadata: { user_id: 'user_splice' },
+  };
+
+  it('reach an OpenAI upstream as the full translation would', async () => {
+    oa.behave = () => ({ kind: 'json', body: { id: 'c', object: 'chat.completion', created: 1, model: 'gpt-4o', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }] } });
+    const res = await post('/v1/messages', body, claudeCodeHeaders);
+    expect(res.status).toBe(200);
+    expect(oa.seen[0]!.body).toEqual(JSON.parse(JSON.stringify(anthropicRequestToOpenAI(body as unknown as AnthropicRequest, { model: 'gpt-4o' }))));
+  });
+
+  it('reach an Anthropic upstream under the aliased model, otherwise as sent', async () => {
+    an.behave = () => ({ kind: 'json', body: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } } });
+    const res = await post('/v1/messages', { ...body, model: 'sonnet' }, claudeCodeHeaders);
+    expect(res.status).toBe(200);
+    expect(an.seen[0]!.body).toEqual({ ...body, model: 'claude-sonnet-4-5' });
+  });
+});
+
 describe('OpenAI client through an Anthropic upstream', () => {
   const request: OpenAIRequest = {
     model: 'claude-sonnet-4-5',
