@@ -9,7 +9,6 @@
 // Round 2, the same upstream answering after BENCH_UPSTREAM_DELAY_MS (default 50; no real model
 // API answers faster): requests per second direct and through the engine at the same connection
 // count, which is what the throughput target means for real traffic.
-// The engine runs compiled, from dist/, with engineCommand's V8 flags.
 // BENCH_PROXY_SECONDS (default 10) sets each throughput run, BENCH_PROXY_REQUESTS (default 2000)
 // the latency samples per row.
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -152,7 +152,7 @@ export class RequestLog {
     const lines = this.pending;
     this.pending = [];
     try {
-      if (lines.length > 0) await this.append(`${lines.join('\n')}\n`);
+      await this.append(`${lines.join('\n')}\n`);
     } catch (err) {
       if (!this.diskFailed) this.logger.warn(`cannot write ${REQUEST_LOG_FILE}: ${(err as Error).message}`);
       this.diskFailed = true;
