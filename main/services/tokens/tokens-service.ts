@@ -39,7 +39,7 @@ const KEYS = { apiKey: 'api_key', managementSecret: 'management_secret' } as con
 type TokenName = keyof typeof KEYS;
 
 export interface TokensServiceOptions {
-  /** Wired by the proxy area; a change needs a restart only while the proxy runs. */
+  /** Wired by the proxy area; every token change answers `restartRequired` while the proxy runs. */
   isProxyRunning?: () => boolean;
   /** Wired by the profiles area: rewrites the profiles that used the old key; answers their names. */
   onApiKeyChange?: (oldKey: string, newKey: string) => Promise<string[]>;
@@ -130,14 +130,15 @@ export class TokensService {
     const before = await this.ensureDefaults();
     const { snapshot } = await this.writeConfig((doc) => mutate(doc));
     const after = viewOf(snapshot.config);
-    const changed = after.apiKey.value !== before.apiKey.value || after.managementSecret.value !== before.managementSecret.value;
     const warning = await this.syncProxyConfig(after);
     const updatedProfiles = after.apiKey.value !== before.apiKey.value ? await this.followKey(before.apiKey.value, after.apiKey.value) : [];
     return {
       success: true,
       ...mask(after),
       message: RESTART_MESSAGE,
-      restartRequired: changed && this.isProxyRunning(),
+      // Decisions §2: whenever the proxy runs, even when the values did not change (a no-op PUT,
+      // a reset of defaults): the answer does not depend on comparing tokens.
+      restartRequired: this.isProxyRunning(),
       ...(warning ? { warning } : {}),
       updatedProfiles,
     };

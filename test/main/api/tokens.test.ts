@@ -206,6 +206,28 @@ describe('PUT /api/settings/auth/tokens (state table rows)', () => {
     await resetTokens();
   });
 
+  // Decisions §2: restartRequired is whether the proxy runs, whatever the change did. The engine is
+  // not started here (test/main/api/proxy.test.ts runs it); the state the tokens ask is faked.
+  it('answers restartRequired: true to every change while the proxy runs, no-ops included', async () => {
+    const spy = vi.spyOn(app.services.proxy, 'isRunning').mockReturnValue(true);
+    try {
+      const answers = [
+        await putTokens({ apiKey: CUSTOM_KEY }),
+        await putTokens({ apiKey: CUSTOM_KEY }), // the same value again
+        await putTokens({ apiKey: MASKED_KEY, managementSecret: '********' }), // masked forms: nothing changes
+        await app.json('POST', '/api/settings/auth/tokens/regenerate-secret'),
+        await app.json('POST', '/api/settings/auth/tokens/regenerate-api-key'),
+        await resetTokens(),
+        await resetTokens(), // already the defaults
+      ];
+      expect(answers.map((a) => [a.status, a.body.message, a.body.restartRequired])).toEqual(answers.map(() => [200, RESTART, true]));
+    } finally {
+      spy.mockRestore();
+    }
+    const stopped = [await putTokens({ apiKey: CUSTOM_KEY }), await putTokens({ apiKey: CUSTOM_KEY }), await resetTokens(), await resetTokens()];
+    expect(stopped.map((a) => [a.body.message, a.body.restartRequired])).toEqual(stopped.map(() => [RESTART, false]));
+  });
+
   it('accepts 8 and 256 printable non-space ASCII characters', async () => {
     for (const value of ['!~abcdef', 'x'.repeat(256)]) {
       expect((await putTokens({ managementSecret: value })).status).toBe(200);

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { ConfigFileError } from '../../../../main/services/app-config/store.js';
-import { TokensService } from '../../../../main/services/tokens/tokens-service.js';
+import { MASKED_API_KEY } from '../../../../main/services/tokens/token-rules.js';
+import { RESTART_MESSAGE, TokensService } from '../../../../main/services/tokens/tokens-service.js';
 import { tempContext, type TempContext } from '../../../helpers/temp-context.js';
 
 let t: TempContext;
@@ -60,17 +61,44 @@ describe('TokensService.init on a bare {config_dir}', () => {
 });
 
 describe('restartRequired', () => {
-  it('is true for a change while the proxy runs, false for a no-op or while it is stopped', async () => {
-    let running = true;
+  // Decisions §2: every change answers the restart message, and restartRequired is whether the
+  // proxy runs, also when the values did not change (a no-op PUT, a second reset).
+  it('is true for every change while the proxy runs, a no-op PUT or reset included', async () => {
+    const service = new TokensService(t.ctx, { isProxyRunning: () => true });
+    await service.init();
+    const answers = [
+      await service.update({ apiKey: 'custom-key-1' }),
+      await service.update({ apiKey: 'custom-key-1' }), // the same value: nothing changes
+      await service.update({ apiKey: MASKED_API_KEY }), // the masked form keeps the stored key
+      await service.regenerateSecret(),
+      await service.regenerateApiKey(),
+      await service.reset(),
+      await service.reset(), // already the defaults
+    ];
+    expect(answers.map((a) => [a.message, a.restartRequired])).toEqual(answers.map(() => [RESTART_MESSAGE, true]));
+  });
+
+  it('is false for every change while the proxy is stopped, with the same message', async () => {
+    const service = new TokensService(t.ctx, { isProxyRunning: () => false });
+    await service.init();
+    const answers = [
+      await service.update({ managementSecret: 'another-1' }),
+      await service.update({ managementSecret: 'another-1' }),
+      await service.regenerateSecret(),
+      await service.regenerateApiKey(),
+      await service.reset(),
+      await service.reset(),
+    ];
+    expect(answers.map((a) => [a.message, a.restartRequired])).toEqual(answers.map(() => [RESTART_MESSAGE, false]));
+  });
+
+  it('follows the proxy state at the time of each answer', async () => {
+    let running = false;
     const service = new TokensService(t.ctx, { isProxyRunning: () => running });
     await service.init();
-    expect((await service.update({ apiKey: 'custom-key-1' })).restartRequired).toBe(true);
-    expect((await service.update({ apiKey: 'custom-key-1' })).restartRequired).toBe(false);
-    expect((await service.regenerateSecret()).restartRequired).toBe(true);
-    expect((await service.reset()).restartRequired).toBe(true);
     expect((await service.reset()).restartRequired).toBe(false);
-    running = false;
-    expect((await service.update({ managementSecret: 'another-1' })).restartRequired).toBe(false);
+    running = true;
+    expect((await service.reset()).restartRequired).toBe(true);
   });
 
   it('defaults to a stopped proxy when nobody wires the probe', async () => {
