@@ -38,7 +38,8 @@ export class WarmAnswers {
 
   /**
    * @param build what else the answers depend on besides the data: the app's version (its
-   *   aggregation code) and the price table's digest. Saved answers of another build are not used.
+   *   aggregation code), the price table's digest and the disk cache's format version (how the
+   *   data was counted). Saved answers of another build are not used.
    */
   constructor(
     private readonly file: string,

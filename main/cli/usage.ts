@@ -3,6 +3,7 @@ import type { Clock } from '../infra/clock.js';
 import { identityKey, identityOf, statIdentity } from '../infra/file-stat.js';
 import type { LogLevel } from '../infra/logger.js';
 import { createPaths, resolveHomes, type Paths } from '../infra/paths.js';
+import { USAGE_CACHE_VERSION } from '../services/usage/cache-version.js';
 import { isCostMode } from '../services/usage/cost-mode.js';
 import type { DailyEntry, MonthlyEntry } from '../services/usage/daily.js';
 import { findTranscripts, transcriptsDir, usageRoots } from '../services/usage/discover.js';
@@ -105,13 +106,15 @@ export async function runUsage(argv: string[], env: NodeJS.ProcessEnv = process.
 
 /**
  * Everything an answer depends on besides the data: the report and its options, the build (its
- * aggregation code and price table), the agent dir and instances dir, and, for a default zone or cost mode, what they are read from
- * (config.yaml as a file, and the system zone).
+ * aggregation code and price table), the disk cache format (it fixes how the data was counted:
+ * a source checkout keeps its build name across changes), the agent dir and instances dir, and,
+ * for a default zone or cost mode, what they are read from (config.yaml as a file, and the
+ * system zone).
  */
 async function memoKey(o: Options, paths: Paths): Promise<string> {
   const p = o.params;
   // Whose logs: the disk cache holds one agent dir's, but a memo entry must not outlive a switch.
-  const parts = [o.report, p.since ?? '', p.until ?? '', p.tz ?? '', p.mode ?? '', appBuild(), priceTableId(), paths.agentDir, paths.instancesDir];
+  const parts = [o.report, p.since ?? '', p.until ?? '', p.tz ?? '', p.mode ?? '', appBuild(), priceTableId(), `usage-cache-${USAGE_CACHE_VERSION}`, paths.agentDir, paths.instancesDir];
   if (p.tz === undefined || p.mode === undefined) {
     const config = await statIdentity(paths.appConfig).catch(() => null);
     parts.push(config ? identityKey(config) : 'no config', systemTimeZone());

@@ -4,6 +4,7 @@ import { writeFileAtomic } from '../../infra/atomic-write.js';
 import { decodeBinaryFile, encodeBinaryFile } from '../../infra/binary-file.js';
 import { identityOf, isNotFound, type FileIdentity } from '../../infra/file-stat.js';
 import { checkHead, type CacheHead, type CacheIdentity, type FileRow, type KeyEncoding } from './cache-head.js';
+import { USAGE_CACHE_VERSION } from './cache-version.js';
 import { KEPT, NUM, REF, RecordPacker, RecordReader } from './record-pack.js';
 import type { UsageRecord } from './types.js';
 import type { FileState } from './usage-store.js';
@@ -30,7 +31,7 @@ export type { CacheIdentity };
  * keys end to end (UTF-8, or UTF-16 LE) up to the end of the file. A reader takes views of the
  * arrays in the buffer it read, and builds each record once, straight into its file's lists.
  */
-const KIND = { magic: 'SWBUSAGE', version: 5 };
+const KIND = { magic: 'SWBUSAGE', version: USAGE_CACHE_VERSION };
 const BYTES_PER_RECORD = NUM * 8 + REF * 4 + 4;
 
 export function serializeCache(snapshot: CacheSnapshot, identity: CacheIdentity, pricesId: string): Buffer {

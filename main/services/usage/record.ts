@@ -3,14 +3,15 @@ import type { ParsedUsage, UsageRecord } from './types.js';
 
 /**
  * Places a parsed line in its file. The de-duplication key is `message.id` + `requestId`
- * (decisions §5). A line with a message id but no request id is keyed by session + message id,
- * as ccusage's monthly and session reports do, so the partial lines Claude Code writes for one
- * message still collapse into one request. Lines without a message id get no key.
+ * (decisions §5). A line with a message id but no request id is keyed by session + message id +
+ * timestamp, the key of `ccusage claude daily`, whose daily tokens the contract requires us to
+ * equal: split lines of one message logged at different instants all count. Lines without a
+ * message id get no key.
  */
 export function toUsageRecord(parsed: ParsedUsage, file: string, offset: number): UsageRecord {
   const sessionId = parsed.sessionId ?? sessionFromPath(file);
   return {
-    key: dedupKey(parsed.messageId, parsed.requestId, sessionId),
+    key: dedupKey(parsed.messageId, parsed.requestId, sessionId, parsed.timestamp),
     timestamp: parsed.timestamp,
     model: parsed.model,
     inputTokens: parsed.inputTokens,
@@ -30,10 +31,15 @@ export function toUsageRecord(parsed: ParsedUsage, file: string, offset: number)
   };
 }
 
-export function dedupKey(messageId: string | null, requestId: string | null, sessionId: string): string | null {
+/**
+ * `timestamp` is the instant in epoch ms, not the text as logged: ccusage 20.0.24 compares
+ * instants (observed: `…T10:00:00Z`, `…T10:00:00.000Z` and `…T11:00:00.000+01:00` are one timestamp to it),
+ * and the accepted shapes carry at most milliseconds, so nothing finer is lost.
+ */
+export function dedupKey(messageId: string | null, requestId: string | null, sessionId: string, timestamp: number): string | null {
   if (messageId === null) return null;
   if (requestId !== null) return `${messageId}\u0000${requestId}`;
-  return `\u0001${sessionId}\u0000${messageId}`;
+  return `\u0001${sessionId}\u0000${messageId}\u0000${timestamp}`;
 }
 
 /** Session of a line that names none: the `<id>` folder of `<id>/subagents/…`, else the file stem. */

@@ -133,10 +133,29 @@ describe('warm answers', () => {
     await runOnce(clock);
     await markSavedAnswer('saved');
     const saved = JSON.parse(await fs.readFile(answersFile(), 'utf8'));
-    expect(saved.build).toMatch(/^\d+\.\d+\.\d+\S* \S+$/);
-    await fs.writeFile(answersFile(), JSON.stringify({ ...saved, build: `0.0.0-older ${saved.build.split(' ')[1]}` }));
+    expect(saved.build).toMatch(/^\d+\.\d+\.\d+\S* \S+ usage-cache-6$/);
+    const [, prices, format] = saved.build.split(' ');
+    await fs.writeFile(answersFile(), JSON.stringify({ ...saved, build: `0.0.0-older ${prices} ${format}` }));
     const { first } = await start(clock);
     expect(JSON.parse(first.body).inputTokens).toBe(100);
+  });
+
+  // A source checkout keeps its build name ("<version>+source") across code changes, so the
+  // cache format in the build is what drops the answers an older counting computed.
+  it('are not used when saved by a build of another disk cache format (another counting)', async () => {
+    await makeHome();
+    const clock = new ManualClock(T0);
+    await runOnce(clock);
+    await markSavedAnswer('saved');
+    const saved = JSON.parse(await fs.readFile(answersFile(), 'utf8'));
+    const [version, prices] = saved.build.split(' ');
+    for (const build of [`${version} ${prices}`, `${version} ${prices} usage-cache-5`]) {
+      await fs.writeFile(answersFile(), JSON.stringify({ ...saved, build }));
+      const { first } = await start(clock);
+      expect(JSON.parse(first.body).inputTokens).toBe(100);
+      await running!.close();
+      running = null;
+    }
   });
 
   it('a damaged file is ignored with a warning', async () => {

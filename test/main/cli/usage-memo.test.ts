@@ -143,6 +143,29 @@ describe('switchboard usage with kept answers (in process)', () => {
     expect(start).toHaveBeenCalledTimes(2);
   });
 
+  // A source checkout keeps its build name across code changes: the disk cache format in the key
+  // is what keeps an answer of an older counting (format 5 merged lines without requestId) out.
+  it('an answer kept under another disk cache format is not reused, even within the fresh minute', async () => {
+    const clock = new ManualClock(Date.now());
+    const start = vi.spyOn(UsageService.prototype, 'start');
+    await daily(clock);
+    const memoFile = path.join(env.SWITCHBOARD_HOME!, '.cache', 'usage-cli-answers.json');
+    const memo = JSON.parse(await fs.readFile(memoFile, 'utf8'));
+    const [entry] = memo.entries;
+    const parts: string[] = JSON.parse(entry.key);
+    expect(parts).toContain('usage-cache-6');
+    const marked = { daily: [{ ...entry.value.daily[0], inputTokens: 999 }] };
+    for (const format of [[], ['usage-cache-5']]) {
+      const key = JSON.stringify(parts.flatMap((p) => (p === 'usage-cache-6' ? format : [p])));
+      await fs.writeFile(memoFile, JSON.stringify({ ...memo, entries: [{ ...entry, key, value: marked }] }));
+      expect(JSON.parse(await daily(clock)).daily[0].inputTokens).toBe(1000);
+    }
+    expect(start).toHaveBeenCalledTimes(3);
+    // the check itself: the same entry under the current key is what the memo answers
+    await fs.writeFile(memoFile, JSON.stringify({ ...memo, entries: [{ ...entry, value: marked }] }));
+    expect(JSON.parse(await daily(clock)).daily[0].inputTokens).toBe(999);
+  });
+
   it('another agent dir is never answered from the memo, even within the fresh minute', async () => {
     const clock = new ManualClock(Date.now());
     await daily(clock);

@@ -17,7 +17,9 @@ import { UsageService } from '../../../../main/services/usage/usage-service.js';
  * to the token, and Claude costs to 1e-9 relative, in UTC and in a zone that moves requests
  * across midnight. The corpus comes from the project's own generator (`scripts/gen-usage.mjs`); it
  * starts before 2026-01-07 and ends after it, so both Claude Code 2.0 inline sidechains and 2.1
- * subagent files with their `progress` mirrors are in it.
+ * subagent files with their `progress` mirrors are in it. Half the proxied models' replies are
+ * written without `requestId` (`--noreq-rate 0.5`), split lines at distinct instants, which
+ * `ccusage claude daily` keys by session + message id + timestamp.
  */
 const root = path.resolve(__dirname, '../../../..');
 const generator = path.join(root, 'scripts/gen-usage.mjs');
@@ -41,7 +43,7 @@ let service: UsageService;
 beforeAll(async () => {
   dir = await fs.mkdtemp(path.join(os.tmpdir(), 'switchboard-oracle-'));
   corpus = path.join(dir, 'data');
-  await run(process.execPath, [generator, '--out', corpus, '--bytes', '3MB', '--seed', '11', '--start', '2025-12-28', '--days', '20', '--sessions', '5', '--quiet']);
+  await run(process.execPath, [generator, '--out', corpus, '--bytes', '3MB', '--seed', '11', '--start', '2025-12-28', '--days', '20', '--sessions', '5', '--noreq-rate', '0.5', '--quiet']);
   service = await serviceOn(null, 'home');
 }, 60_000);
 

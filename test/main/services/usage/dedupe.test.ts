@@ -71,11 +71,50 @@ describe('de-duplication (message.id + requestId, ccusage rule)', () => {
     expect(dedupe(records)).toHaveLength(2);
   });
 
-  it('merges lines without requestId by session and message id', () => {
+  // ccusage claude daily's key, which the contract's daily tokens follow (monthly/session differ).
+  it('keys lines without requestId by session, message id and timestamp: split lines at other instants all count', () => {
     const records = fileRecords('/a/s.jsonl', [
-      { msg: 'm1', req: null, output: 2, session: 's1' },
-      { msg: 'm1', req: null, output: 70, session: 's1' },
-      { msg: 'm1', req: null, output: 9, session: 's2' },
+      { msg: 'm1', req: null, output: 2, session: 's1', ts: '2025-11-03T10:00:00.000Z' },
+      { msg: 'm1', req: null, output: 70, session: 's1', ts: '2025-11-03T10:00:01.000Z' },
+      { msg: 'm1', req: null, output: 40, session: 's1', ts: '2025-11-03T10:00:01.001Z' },
+      { msg: 'm1', req: null, output: 9, session: 's2', ts: '2025-11-03T10:00:00.000Z' },
+    ]);
+    expect(dedupe(records).map((r) => r.outputTokens)).toEqual([2, 70, 40, 9]);
+  });
+
+  it('merges lines without requestId of one session, message id and timestamp, keeping the largest', () => {
+    const records = fileRecords('/a/s.jsonl', [
+      { msg: 'm1', req: null, output: 2, session: 's1', ts: '2025-11-03T10:00:00.000Z' },
+      { msg: 'm1', req: null, output: 70, session: 's1', ts: '2025-11-03T10:00:00.000Z' },
+    ]);
+    expect(dedupe(records).map((r) => r.outputTokens)).toEqual([70]);
+  });
+
+  it('compares the instant, not its spelling, as ccusage does', () => {
+    const records = fileRecords('/a/s.jsonl', [
+      { msg: 'm1', req: null, output: 2, ts: '2025-11-03T10:00:00.000Z' },
+      { msg: 'm1', req: null, output: 3, ts: '2025-11-03T10:00:00Z' },
+      { msg: 'm1', req: null, output: 70, ts: '2025-11-03T11:00:00.000+01:00' },
+    ]);
+    expect(dedupe(records).map((r) => r.outputTokens)).toEqual([70]);
+  });
+
+  it('without sessionId, takes the session from the path (file stem, or the folder of subagents/)', () => {
+    const line = { msg: 'm1', req: null, session: null, ts: '2025-11-03T10:00:00.000Z' } as const;
+    const records = [
+      ...fileRecords('/p/abc.jsonl', [{ ...line, output: 2 }]),
+      ...fileRecords('/q/abc.jsonl', [{ ...line, output: 3 }]),
+      ...fileRecords('/p/abc/subagents/agent-1.jsonl', [{ ...line, output: 70 }]),
+      ...fileRecords('/p/other.jsonl', [{ ...line, output: 9 }]),
+    ];
+    expect(dedupe(records).map((r) => r.outputTokens)).toEqual([70, 9]);
+  });
+
+  it('keeps the message id + requestId rule for lines with both ids, and never merges them with lines without', () => {
+    const records = fileRecords('/a/s.jsonl', [
+      { msg: 'm1', req: 'r1', output: 2, ts: '2025-11-03T10:00:00.000Z' },
+      { msg: 'm1', req: 'r1', output: 70, ts: '2025-11-03T10:00:05.000Z' },
+      { msg: 'm1', req: null, output: 9, ts: '2025-11-03T10:00:00.000Z' },
     ]);
     expect(dedupe(records).map((r) => r.outputTokens)).toEqual([70, 9]);
   });

@@ -73,7 +73,7 @@ describe('disk cache format', () => {
     expect(bytes.toString('latin1', 0, 8)).toBe('SWBUSAGE');
     const le = os.endianness() === 'LE';
     expect(le ? bytes.readUInt32LE(8) : bytes.readUInt32BE(8)).toBe(0x01020304);
-    expect(le ? bytes.readUInt32LE(12) : bytes.readUInt32BE(12)).toBe(5);
+    expect(le ? bytes.readUInt32LE(12) : bytes.readUInt32BE(12)).toBe(6);
     const headBytes = le ? bytes.readUInt32LE(16) : bytes.readUInt32BE(16);
     expect(JSON.parse(bytes.toString('utf8', 24, 24 + headBytes))).toMatchObject({ sources: identity, prices: 'p', lastFetch: 1234, count: 4 });
   });
@@ -105,6 +105,8 @@ describe('disk cache format', () => {
     ['another magic', (bytes: Buffer) => Buffer.concat([Buffer.from('SWBUSAGX'), bytes.subarray(8)])],
     ['the other byte order', (bytes: Buffer) => withU32(bytes, 8, 0x04030201)],
     ['another version', (bytes: Buffer) => withU32(bytes, 12, 3)],
+    // version 5 merged lines without requestId by session + message id alone: its records are counted the old way
+    ['version 5, an intact cache of the previous counting', (bytes: Buffer) => withU32(bytes, 12, 5)],
     ['a head length past the end', (bytes: Buffer) => withU32(bytes, 16, bytes.length)],
     ['the JSON cache of version 3', () => Buffer.from('{"format":"switchboard-usage-cache","version":3,"endian":"LE","files":[]}')],
   ])('is unusable when %s', (_name, damage) => {

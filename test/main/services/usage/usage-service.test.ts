@@ -1,7 +1,9 @@
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { decodeCacheFile } from '../../../../main/services/usage/disk-cache.js';
+import type { CacheHead } from '../../../../main/services/usage/cache-head.js';
+import { decodeCacheFile, parseCache, serializeCache } from '../../../../main/services/usage/disk-cache.js';
 import { FRESH_MS, MONTHLY_FRESH_MS, STALE_LIMIT_MS, UsageService } from '../../../../main/services/usage/usage-service.js';
 import { UsageUnavailableError } from '../../../../main/services/usage/usage-errors.js';
 import { assistantLine } from '../../../fixtures/usage/lines.js';
@@ -249,6 +251,22 @@ describe('disk cache', () => {
       expect(decodeCacheFile(await fs.readFile(h.ctx.paths.usageCache))).not.toBeNull();
     }
   });
+
+  it('a cache of format 5 (lines without requestId merged by session + message id) is rebuilt, not served', async () => {
+    h = await usageHarness();
+    // one reply split into two lines at two instants, without requestId: both count now
+    const split = (ts: string) => assistantLine({ msg: 'm1', req: null, session: 's1', input: 100, ts });
+    await h.append('p/s.jsonl', [split('2026-01-09T10:00:00.000Z'), split('2026-01-09T10:00:01.000Z')]);
+    expect(await inputOf()).toBe(200);
+    await h.service.whenPersisted();
+    await fs.writeFile(h.ctx.paths.usageCache, asFormat5(await fs.readFile(h.ctx.paths.usageCache)));
+
+    const s = h.restart();
+    expect((await s.status()).cached).toBe(false);
+    expect((await s.summary(UTC)).inputTokens).toBe(200);
+    await s.whenPersisted();
+    expect(decodeCacheFile(await fs.readFile(h.ctx.paths.usageCache))).not.toBeNull();
+  });
 });
 
 describe('events', () => {
@@ -329,3 +347,20 @@ describe('sessions filtered by project', () => {
     expect(inB.total).toBe(2);
   });
 });
+
+/**
+ * What version 5 wrote for the same transcript: one request under the old key (session + message
+ * id) in an otherwise intact cache, with the file's read state unchanged, so if it were accepted
+ * nothing would be read again and the old count would be served.
+ */
+function asFormat5(bytes: Buffer): Buffer {
+  const head = decodeCacheFile(bytes)!.head as CacheHead;
+  const snapshot = parseCache(bytes, head.sources, head.prices)!;
+  const [file] = snapshot.files;
+  const kept = { ...file!.records[0]!, key: '\u0001s1\u0000m1' };
+  const old = serializeCache({ ...snapshot, files: [{ ...file!, records: [kept], tail: [] }], kept: [[kept]] }, head.sources, head.prices);
+  // The format version, in the writer's byte order; the checksum covers only what follows the header.
+  if (os.endianness() === 'LE') old.writeUInt32LE(5, 12);
+  else old.writeUInt32BE(5, 12);
+  return old;
+}

@@ -1,0 +1,9 @@
+/**
+ * The usage disk cache's format version. The cache holds requests already reduced by the
+ * de-duplication key (per-file winners, kept flags), so it changes with the counting too:
+ * 6 keys lines without `requestId` by session + message id + timestamp (5 by session + message
+ * id). Answers kept across runs from that data (saved answers, the terminal's memo) name it, so
+ * an old cache's answers are dropped with it rather than served with the old counting.
+ * A module of its own so that the early start-up path can name it without the cache code.
+ */
+export const USAGE_CACHE_VERSION = 6;
