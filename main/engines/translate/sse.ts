@@ -1,10 +1,10 @@
-import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
 import type { AnthropicStreamEvent } from './anthropic-types.js';
 import type { OpenAIChunk } from './openai-types.js';
 import { AnthropicToOpenAIStream, type AnthropicToOpenAIStreamOptions, type OpenAIStreamFrame } from './stream-anthropic-to-openai.js';
 import { OpenAIToAnthropicStream, type OpenAIToAnthropicStreamOptions } from './stream-openai-to-anthropic.js';
 import { parseErrorBody } from './errors.js';
-import { readContentDelta } from './openai-chunk.js';
+import { contentChunk, matchContentDelta } from './openai-chunk.js';
+import { SseEventReader, type SseEvent } from './sse-events.js';
 
 /** Response headers of every event stream the engines send to clients (no proxy buffering). */
 export const SSE_HEADERS = {
@@ -20,9 +20,14 @@ export function encodeAnthropicEvent(event: AnthropicStreamEvent): string {
   // Text deltas are nearly every event of a stream: only the text goes through JSON.stringify
   // (same bytes as stringifying the whole object, whose key order this spells out).
   if (data.type === 'content_block_delta' && typeof data.index === 'number' && data.delta?.type === 'text_delta' && typeof data.delta.text === 'string' && keyCount(data) === 3 && keyCount(data.delta) === 2) {
-    return `event: content_block_delta\ndata: {"type":"content_block_delta","index":${data.index},"delta":{"type":"text_delta","text":${JSON.stringify(data.delta.text)}}}\n\n`;
+    return textDeltaFrame(data.index, JSON.stringify(data.delta.text));
   }
   return `event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`;
+}
+
+/** A text_delta event whose text is the JSON string literal `literal` (quotes included), as SSE text. */
+export function textDeltaFrame(index: number, literal: string): string {
+  return `event: content_block_delta\ndata: {"type":"content_block_delta","index":${index},"delta":{"type":"text_delta","text":${literal}}}\n\n`;
 }
 
 function keyCount(o: object): number {
@@ -38,7 +43,7 @@ export function encodeOpenAIFrame(frame: OpenAIStreamFrame): string {
 
 /**
  * Raw upstream SSE text in, raw client SSE text out. Chunk boundaries may fall anywhere (inside a
- * line, inside a multi-byte character already decoded by the caller); eventsource-parser buffers.
+ * line, inside a multi-byte character already decoded by the caller); the event reader buffers.
  */
 export interface SseTranslator {
   /** Feed decoded upstream text; returns client SSE text to write now (may be empty). */
@@ -54,14 +59,21 @@ export interface SseTranslator {
 /** Upstream speaks OpenAI SSE (`data:` chunks, `[DONE]`); the client expects Anthropic events. */
 export function createOpenAIToAnthropicSse(options: OpenAIToAnthropicStreamOptions = {}): SseTranslator {
   const stream = new OpenAIToAnthropicStream(options);
-  return new BufferedTranslator(stream, encodeAnthropicEvent, (message, emit, close) => {
+  return new BufferedTranslator(stream, encodeAnthropicEvent, (message, emit, close, write) => {
     if (message.data.trim() === '[DONE]') {
       emit(stream.end());
       close();
       return;
     }
-    const token = readContentDelta(message.data);
-    if (token) return emit(stream.push(token));
+    const token = matchContentDelta(message.data);
+    if (token) {
+      // Mid-text, a token is one text_delta: written from the upstream's own literal when that is
+      // what JSON.stringify would give, with no chunk or event objects (an empty one adds nothing).
+      const index = stream.openTextIndex();
+      if (index !== undefined && token.verbatim) return token.literal.length > 2 ? write(textDeltaFrame(index, token.literal)) : undefined;
+      const chunk = contentChunk(token);
+      if (chunk) return emit(stream.push(chunk));
+    }
     const parsed = parseJson(message.data);
     if (!parsed) return;
     if (parsed.error) {
@@ -91,13 +103,14 @@ interface ClosingStream<F> {
   fail(status: number, message: string): F[];
 }
 
-type EventHandler<F> = (message: EventSourceMessage, emit: (frames: F[]) => void, close: () => void) => void;
+/** `emit` encodes frames, `write` appends SSE text already encoded, `close` marks the stream finished. */
+type EventHandler<F> = (message: SseEvent, emit: (frames: F[]) => void, close: () => void, write: (text: string) => void) => void;
 
 /** Shared feed/end/fail plumbing: frames produced while parsing are collected, then handed out. */
 class BufferedTranslator<F> implements SseTranslator {
   private pending = '';
   private closed = false;
-  private readonly parser: EventSourceParser;
+  private readonly parser: SseEventReader;
 
   constructor(
     private readonly stream: ClosingStream<F>,
@@ -110,7 +123,10 @@ class BufferedTranslator<F> implements SseTranslator {
     const close = () => {
       this.closed = true;
     };
-    this.parser = createParser({ onEvent: (message) => (this.closed ? undefined : handle(message, emit, close)) });
+    const write = (text: string) => {
+      this.pending += text;
+    };
+    this.parser = new SseEventReader((message) => (this.closed ? undefined : handle(message, emit, close, write)));
   }
 
   get done(): boolean {

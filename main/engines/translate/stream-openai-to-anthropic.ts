@@ -39,6 +39,14 @@ export class OpenAIToAnthropicStream {
     return this.started;
   }
 
+  /**
+   * The index of the open text block while the message runs, else undefined: a content token
+   * then becomes exactly one text_delta at this index (the SSE layer writes it without objects).
+   */
+  openTextIndex(): number | undefined {
+    return !this.finished && this.open?.kind === 'text' ? this.open.index : undefined;
+  }
+
   /** One upstream chunk → zero or more Anthropic events. */
   push(chunk: OpenAIChunk): AnthropicStreamEvent[] {
     if (this.finished) return [];
