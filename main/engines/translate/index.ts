@@ -18,7 +18,7 @@
 export type * from './anthropic-types.js';
 export type * from './openai-types.js';
 
-export { anthropicRequestToOpenAI, reasoningEffortFor, type AnthropicToOpenAIRequestOptions } from './request-anthropic-to-openai.js';
+export { anthropicRequestToOpenAI, anthropicToolsToOpenAI, reasoningEffortFor, type AnthropicToOpenAIRequestOptions } from './request-anthropic-to-openai.js';
 export { openAIRequestToAnthropic, thinkingFor, type OpenAIToAnthropicRequestOptions } from './request-openai-to-anthropic.js';
 export { openAIResponseToAnthropic, type OpenAIToAnthropicResponseOptions } from './response-openai-to-anthropic.js';
 export { anthropicResponseToOpenAI, type AnthropicToOpenAIResponseOptions } from './response-anthropic-to-openai.js';

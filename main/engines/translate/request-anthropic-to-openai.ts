@@ -26,6 +26,8 @@ export interface AnthropicToOpenAIRequestOptions {
   model?: string;
   /** Newer OpenAI reasoning models accept only `max_completion_tokens`. Default `max_tokens`. */
   maxTokensField?: 'max_tokens' | 'max_completion_tokens';
+  /** `anthropicToolsToOpenAI(req.tools)` made already (the engine keeps it between requests): used as it is. */
+  mappedTools?: OpenAITool[];
 }
 
 /**
@@ -40,7 +42,7 @@ export function anthropicRequestToOpenAI(req: AnthropicRequest, options: Anthrop
   if (req.stop_sequences?.length) out.stop = req.stop_sequences;
   if (req.temperature !== undefined) out.temperature = req.temperature;
   if (req.top_p !== undefined) out.top_p = req.top_p;
-  const tools = (req.tools ?? []).filter(isClientTool).map(mapTool);
+  const tools = options.mappedTools ?? anthropicToolsToOpenAI(req.tools ?? []);
   if (tools.length > 0) {
     out.tools = tools;
     const choice = mapToolChoice(req.tool_choice);
@@ -57,6 +59,11 @@ export function anthropicRequestToOpenAI(req: AnthropicRequest, options: Anthrop
     out.stream_options = { include_usage: true };
   }
   return out;
+}
+
+/** Tool definitions → OpenAI function tools; server tools (web search, code execution) are dropped. */
+export function anthropicToolsToOpenAI(tools: AnthropicTool[]): OpenAITool[] {
+  return tools.filter(isClientTool).map(mapTool);
 }
 
 /**

@@ -20,6 +20,8 @@ export interface BodyFacts {
    * (quotes included), in order: translation splices these bytes instead of re-encoding them.
    */
   longStrings: number[];
+  /** Where the top-level `tools` value lies, [start, end): translation maps it apart (see ToolsMemo). */
+  toolsSpan?: [number, number];
 }
 
 /** Strings this long are worth splicing as bytes rather than decoding and encoding again. */
@@ -89,6 +91,9 @@ class Scan {
       case 'messages':
         facts.hasMessages = raw[start] === 0x5b;
         facts.mayHoldThinking = this.sawThinking;
+        return true;
+      case 'tools':
+        facts.toolsSpan = [start, end];
         return true;
       case 'metadata': {
         const metadata = parseSlice(raw, start, end);

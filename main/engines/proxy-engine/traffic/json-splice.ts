@@ -17,6 +17,7 @@ import { randomBytes } from 'node:crypto';
 
 /** Per process, so a client cannot spell a marker by accident. */
 const KEY = `sb${randomBytes(6).toString('hex')}:`;
+/** A marker's tail after the key: six digits for a long string, `v` and five digits for a whole value. */
 const WIDTH = 6;
 const ESCAPE = '\\u0000';
 
@@ -25,28 +26,56 @@ function marker(index: number): string {
 }
 
 /**
- * The client's JSON with the literals at `spans` ([start, end) pairs, in order, quotes included)
- * swapped for markers, parsed; undefined when that is not a JSON object.
+ * A string that stringifySpliced replaces, quotes and all, by `values[index]`: JSON text made
+ * apart (the translated tools, see ClientBody.encode), put where the builder put this string.
  */
-export function parseSkeleton(raw: Buffer, spans: readonly number[]): Record<string, unknown> | undefined {
+export function valueMarker(index: number): string {
+  return `\u0000${KEY}v${String(index).padStart(WIDTH - 1, '0')}`;
+}
+
+/** A stretch of the client's bytes, [start, end), that the skeleton leaves out for `text` (JSON). */
+export interface SkeletonCut {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/**
+ * The client's JSON in [from, to) — the whole body by default — with the literals at `spans`
+ * ([start, end) pairs over the whole body, in order, quotes included) swapped for markers and
+ * `cut` swapped for its text, parsed; undefined when that is not JSON.
+ */
+export function parseSkeleton(raw: Buffer, spans: readonly number[], from = 0, to = raw.length, cut?: SkeletonCut): unknown {
   if (spans.length / 2 >= 10 ** WIDTH) return undefined;
   let text = '';
-  let at = 0;
+  let at = from;
+  const skip = (k: number) => spans[k]! < from || spans[k + 1]! > to || (cut !== undefined && spans[k]! >= cut.start && spans[k + 1]! <= cut.end);
   for (let k = 0; k < spans.length; k += 2) {
+    if (skip(k)) continue;
+    if (cut && at <= cut.start && cut.start < spans[k]!) {
+      text += raw.toString('utf8', at, cut.start) + cut.text;
+      at = cut.end;
+    }
     text += raw.toString('utf8', at, spans[k]) + JSON.stringify(marker(k / 2));
     at = spans[k + 1]!;
   }
-  text += raw.toString('utf8', at);
+  if (cut && at <= cut.start) {
+    text += raw.toString('utf8', at, cut.start) + cut.text;
+    at = cut.end;
+  }
+  text += raw.toString('utf8', at, to);
   try {
-    const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return JSON.parse(text) as unknown;
   } catch {
     return undefined;
   }
 }
 
-/** JSON.stringify(value) as UTF-8, each marker replaced by the client's bytes of its string; undefined when one cannot be. */
-export function stringifySpliced(value: unknown, raw: Buffer, spans: readonly number[]): Buffer | undefined {
+/**
+ * JSON.stringify(value) as UTF-8, each string marker replaced by the client's bytes of its string
+ * and each value marker by `values[i]`; undefined when one cannot be.
+ */
+export function stringifySpliced(value: unknown, raw: Buffer, spans: readonly number[], values: readonly Buffer[] = []): Buffer | undefined {
   const text = JSON.stringify(value);
   if (text === undefined) return undefined;
   const parts: Buffer[] = [];
@@ -60,14 +89,23 @@ export function stringifySpliced(value: unknown, raw: Buffer, spans: readonly nu
     if (slashes > 1) return undefined;
     const key = escape + ESCAPE.length;
     if (!text.startsWith(KEY, key)) return undefined;
-    const digits = text.slice(key + KEY.length, key + KEY.length + WIDTH);
+    const tail = key + KEY.length;
+    const digits = text.slice(tail, tail + WIDTH);
+    if (digits.charCodeAt(0) === 0x76) {
+      // A whole value: only as a string of its own (`"<marker>"`), never inside another one.
+      const v = /^v[0-9]{5}$/.test(digits) ? Number(digits.slice(1)) : -1;
+      if (slashes !== 0 || v < 0 || v >= values.length || text.charCodeAt(escape - 1) !== 0x22 || text.charCodeAt(tail + WIDTH) !== 0x22) return undefined;
+      parts.push(Buffer.from(text.slice(from, escape - 1)), values[v]!);
+      from = tail + WIDTH + 1;
+      continue;
+    }
     if (!/^[0-9]{6}$/.test(digits)) return undefined;
     const k = Number(digits) * 2;
     if (k + 1 >= spans.length) return undefined;
     const inner = raw.subarray(spans[k]! + 1, spans[k + 1]! - 1);
     parts.push(Buffer.from(text.slice(from, escape - slashes)));
     parts.push(slashes === 0 ? inner : Buffer.from(JSON.stringify(inner.toString('utf8')).slice(1, -1)));
-    from = key + KEY.length + WIDTH;
+    from = tail + WIDTH;
   }
   if (parts.length === 0) return Buffer.from(text);
   parts.push(Buffer.from(text.slice(from)));

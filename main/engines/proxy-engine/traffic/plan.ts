@@ -1,6 +1,7 @@
 import {
   anthropicRequestToOpenAI,
   anthropicResponseToOpenAI,
+  anthropicToolsToOpenAI,
   createAnthropicToOpenAISse,
   createOpenAIToAnthropicSse,
   openAIRequestToAnthropic,
@@ -8,13 +9,16 @@ import {
   stripUnsignedThinking,
   type AnthropicRequest,
   type AnthropicResponse,
+  type AnthropicTool,
   type OpenAIRequest,
   type OpenAIResponse,
+  type OpenAITool,
   type SseTranslator,
 } from '../../translate/index.js';
 import type { ClientFormat } from '../client-errors.js';
 import type { Upstream } from '../config.js';
-import type { ClientBody } from './client-body.js';
+import type { ClientBody, ToolsMapping } from './client-body.js';
+import { ToolsMemo } from './tools-memo.js';
 
 /**
  * How one client request travels to one upstream format and back: the upstream path and body,
@@ -73,12 +77,15 @@ export function planFor(upstream: Upstream, input: PlanInput): TrafficPlan {
   }
   return {
     upstreamPath: '/chat/completions',
-    body: request.encode((b) => anthropicRequestToOpenAI(b as unknown as AnthropicRequest, { model: input.upstreamModel })),
+    body: request.encode((b, tools) => anthropicRequestToOpenAI(b as unknown as AnthropicRequest, { model: input.upstreamModel, mappedTools: tools as OpenAITool[] | undefined }), anthropicTools),
     stream,
     mapResponse: (res) => openAIResponseToAnthropic(res as OpenAIResponse, { model: input.clientModel }),
     createStream: () => createOpenAIToAnthropicSse({ model: input.clientModel }),
   };
 }
+
+/** Claude Code's tool definitions, mapped once per distinct set (see ToolsMemo). */
+const anthropicTools: ToolsMapping = { memo: new ToolsMemo(), map: (tools) => anthropicToolsToOpenAI(tools as AnthropicTool[]) };
 
 function json(value: unknown): Buffer {
   return Buffer.from(JSON.stringify(value));

@@ -14,7 +14,10 @@ describe('scanBody', () => {
       thinking: { type: 'enabled', budget_tokens: 4000 },
       stream: true,
     });
-    expect(scan(body)).toEqual({ model: 'claude-sonnet-4-5', stream: true, userId: 'user_abc_session_1', hasMessages: true, mayHoldThinking: false, longStrings: [] });
+    const tools = body.indexOf('"tools":') + '"tools":'.length;
+    const toolsEnd = body.indexOf(',"metadata"');
+    expect(scan(body)).toEqual({ model: 'claude-sonnet-4-5', stream: true, userId: 'user_abc_session_1', hasMessages: true, mayHoldThinking: false, longStrings: [], toolsSpan: [tools, toolsEnd] });
+    expect(JSON.parse(body.slice(tools, toolsEnd))).toEqual(JSON.parse(body).tools);
   });
 
   it('agrees with JSON.parse on spacing, escapes, unicode and key order', () => {
