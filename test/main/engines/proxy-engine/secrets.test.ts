@@ -11,7 +11,15 @@ describe('secretEquals', () => {
     expect(secretEquals(secret, 'another-secret')).toBe(false);
   });
 
-  it('stays exact when many different secrets are compared (the digest cache is bounded, never stale)', () => {
+  it('tells apart a secret that repeats inside a longer or shorter one, and other scripts', () => {
+    expect(secretEquals('abcabc', 'abc')).toBe(false);
+    expect(secretEquals('abc', 'abcabc')).toBe(false);
+    expect(secretEquals('ключ-é’😀', 'ключ-é’😀')).toBe(true);
+    expect(secretEquals('ключ-é’😁', 'ключ-é’😀')).toBe(false);
+    expect(secretEquals('', '')).toBe(true);
+  });
+
+  it('stays exact when many different secrets are compared', () => {
     for (let i = 0; i < 50; i++) {
       expect(secretEquals(`key-${i}`, `key-${i}`)).toBe(true);
       expect(secretEquals(`key-${i}`, `key-${i + 1}`)).toBe(false);
