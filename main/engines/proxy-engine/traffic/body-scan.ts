@@ -96,6 +96,11 @@ class Scan {
         facts.toolsSpan = [start, end];
         return true;
       case 'metadata': {
+        // Claude Code's own shape, read without a parse; any other goes to JSON.parse.
+        if (PLAIN_METADATA.test(raw.toString('latin1', start, end))) {
+          facts.userId = raw.toString('utf8', start + PLAIN_METADATA_PREFIX, end - 2);
+          return true;
+        }
         const metadata = parseSlice(raw, start, end);
         if (metadata === INVALID) return false;
         facts.userId = metadata !== null && typeof metadata === 'object' ? (metadata as { user_id?: unknown }).user_id : undefined;
@@ -160,6 +165,9 @@ class Scan {
   }
 }
 
+/** `{"user_id":"<no quote, backslash or control byte>"}`, as Claude Code sends it. */
+const PLAIN_METADATA = /^\{"user_id":"[^"\\\u0000-\u001f]*"\}$/;
+const PLAIN_METADATA_PREFIX = '{"user_id":"'.length;
 const THINKING = '"thinking"';
 /** `"thinking"` with every letter escaped as \uXXXX. */
 const MAX_ESCAPED_THINKING = 2 + 8 * 6;

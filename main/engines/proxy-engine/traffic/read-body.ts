@@ -31,13 +31,13 @@ export function readLimited(stream: NodeJS.ReadableStream & { destroy?: () => vo
       }
       chunks.push(chunk);
     });
-    stream.once('end', () => {
+    stream.on('end', () => {
       ended = true;
       resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
     });
     stream.on('error', reject);
     // 'close' follows every 'end': build the Error (a stack capture) only when it means something.
-    stream.once('close', () => {
+    stream.on('close', () => {
       if (!ended) reject(new Error('stream closed before its end'));
     });
   });

@@ -94,7 +94,7 @@ export function relayStream(upstream: http.IncomingMessage, res: http.ServerResp
         res.once('drain', () => upstream.resume());
       }
     });
-    upstream.once('end', () => {
+    upstream.on('end', () => {
       ended = true;
       if (settled) return;
       const tail = translator ? translator.end() : '';
@@ -106,7 +106,7 @@ export function relayStream(upstream: http.IncomingMessage, res: http.ServerResp
       settle({ kind: 'done' });
     });
     upstream.on('error', (err) => fail(502, `Upstream stream failed: ${err.message}`));
-    upstream.once('close', () => {
+    upstream.on('close', () => {
       if (!ended) fail(502, 'Upstream closed the connection mid-stream');
     });
   });
@@ -142,7 +142,7 @@ export function collectBody(upstream: http.IncomingMessage, idleMs: number, limi
       }
       chunks.push(chunk);
     });
-    upstream.once('end', () => {
+    upstream.on('end', () => {
       clearTimeout(timer);
       resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
     });
@@ -150,7 +150,7 @@ export function collectBody(upstream: http.IncomingMessage, idleMs: number, limi
       clearTimeout(timer);
       reject(err);
     });
-    upstream.once('close', () => {
+    upstream.on('close', () => {
       clearTimeout(timer);
       if (!upstream.complete) reject(new Error('Upstream closed the connection before the body ended'));
     });

@@ -57,7 +57,7 @@ export function callUpstream(target: UpstreamTarget, hangup: Hangup, timeouts: T
     const firstByteTimer = setTimeout(() => {
       req.destroy(new UpstreamFailure(`Upstream sent no response within ${timeouts.firstByteMs} ms`, 504));
     }, timeouts.firstByteMs);
-    req.once('socket', (socket) => {
+    req.on('socket', (socket) => {
       if (!socket.connecting) return; // a reused keep-alive connection, already set up below
       // Nagle's algorithm with delayed ACKs stalls small request/response pairs by up to 40 ms.
       socket.setNoDelay(true);
@@ -66,7 +66,7 @@ export function callUpstream(target: UpstreamTarget, hangup: Hangup, timeouts: T
       }, timeouts.connectMs);
       socket.once('connect', () => clearTimeout(connectTimer));
     });
-    req.once('response', (res) => {
+    req.on('response', (res) => {
       clearTimeout(firstByteTimer);
       clearTimeout(connectTimer);
       resolve(res);

@@ -28,6 +28,20 @@ describe('scanBody', () => {
     expect(scan('{}')).toEqual({ model: undefined, stream: false, userId: undefined, hasMessages: false, mayHoldThinking: false, longStrings: [] });
   });
 
+  it.each([
+    ['Claude Code’s shape', { user_id: 'user_ab12_account_0f_session_9e' }],
+    ['non-ASCII', { user_id: 'usér_’😀' }],
+    ['escapes', { user_id: 'a"b\\c\nd' }],
+    ['other keys too', { user_id: 'u', extra: 1 }],
+    ['a number', { user_id: 42 }],
+    ['nothing', {}],
+  ])('reads metadata.user_id as JSON.parse does (%s)', (_name, metadata) => {
+    const text = JSON.stringify({ model: 'm', messages: [], metadata });
+    expect(scan(text)?.userId).toEqual((JSON.parse(text) as { metadata: { user_id?: unknown } }).metadata.user_id);
+    const spaced = text.replace('{"user_id":', '{ "user_id" : ');
+    expect(scan(spaced)?.userId).toEqual((JSON.parse(spaced) as { metadata: { user_id?: unknown } }).metadata.user_id);
+  });
+
   it('reports non-string models and missing messages as they are, for the 400s', () => {
     expect(scan('{"model":42,"messages":{}}')).toMatchObject({ model: 42, hasMessages: false });
     expect(scan('{"model":null,"messages":"x"}')).toMatchObject({ model: null, hasMessages: false });
