@@ -50,9 +50,3 @@ export function contentChunk(token: ContentDelta): OpenAIChunk | undefined {
   }
   return { id: token.id, object: 'chat.completion.chunk', created: token.created, model: token.model, choices: [{ index: 0, delta: { content }, finish_reason: null }] };
 }
-
-/** matchContentDelta and contentChunk in one: the chunk, or undefined for a line to parse. */
-export function readContentDelta(data: string): OpenAIChunk | undefined {
-  const token = matchContentDelta(data);
-  return token && contentChunk(token);
-}

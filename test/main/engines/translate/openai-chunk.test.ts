@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { matchContentDelta, readContentDelta } from '../../../../main/engines/translate/openai-chunk.js';
+import { contentChunk, matchContentDelta } from '../../../../main/engines/translate/openai-chunk.js';
 import { createOpenAIToAnthropicSse } from '../../../../main/engines/translate/index.js';
+
+/** A line as the translator reads it: the chunk, or undefined for a line it parses. */
+const readContentDelta = (data: string) => {
+  const token = matchContentDelta(data);
+  return token && contentChunk(token);
+};
 
 const base = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1767225600, model: 'gpt-4o' };
 const token = (content: string, extra: object = {}, choiceExtra: object = {}) => JSON.stringify({ ...base, ...extra, choices: [{ index: 0, delta: { content }, ...choiceExtra, finish_reason: null }] });
 
-describe('readContentDelta', () => {
+describe('matchContentDelta + contentChunk', () => {
   it.each([
     ['plain', token('Hello')],
     ['escapes and unicode', token('line "one"\n\ttab \\ café ’ 😀')],
