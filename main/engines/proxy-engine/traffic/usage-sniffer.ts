@@ -105,7 +105,7 @@ export class UsageSniffer {
     let at = 0;
     while ((at = text.indexOf(USAGE_KEY, at)) !== -1) {
       const open = text.indexOf('{', at + USAGE_KEY.length);
-      if (open === -1 || !/^\s*:\s*$/.test(text.slice(at + USAGE_KEY.length, open))) {
+      if (open === -1 || !onlyColonBetween(text, at + USAGE_KEY.length, open)) {
         if (open === -1 && text.length - at < MAX_CARRY) this.carry = text.slice(at);
         at += USAGE_KEY.length;
         if (open === -1) return;
@@ -182,6 +182,17 @@ function startsWith(chunk: Buffer | string, text: string): boolean {
 
 function num(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+
+/** Whether text[from, to) is a colon with optional JSON whitespace around it. */
+function onlyColonBetween(text: string, from: number, to: number): boolean {
+  let colons = 0;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x3a) colons++;
+    else if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return false;
+  }
+  return colons === 1;
 }
 
 /** Index of the `}` closing the object opened at `open`, skipping strings; -1 if not in `text`. */

@@ -35,6 +35,17 @@ describe('UsageSniffer', () => {
     expect(only.tokens()).toBeNull();
   });
 
+  it('reads a usage key spaced as pretty-printed JSON is, and nothing where more than a colon follows the key', () => {
+    const spaced = new UsageSniffer();
+    spaced.feed('data: {"usage" :\n\t{ "prompt_tokens": 7, "completion_tokens": 2 }}\n\n');
+    expect(spaced.tokens()).toEqual({ input: 7, output: 2, cacheRead: 0, cacheWrite: 0 });
+    for (const text of ['{"usage":"x","other":{"prompt_tokens":1}}', '{"usage"::{"prompt_tokens":1}}', '{"usage"\u00a0:{"prompt_tokens":1}}']) {
+      const s = new UsageSniffer();
+      s.feed(`data: ${text}\n\n`);
+      expect(s.tokens()).toBeNull();
+    }
+  });
+
   it('reports no usage as null', () => {
     const s = new UsageSniffer();
     s.feed('data: {"choices":[{"delta":{"content":"hi"}}]}\n\n');
