@@ -70,10 +70,12 @@ export function relayStream(upstream: http.IncomingMessage, res: http.ServerResp
     // Writes wait in the corked socket until this turn of the event loop has handled its reads:
     // an upstream's last event and its end usually come in one read, and then they leave in one
     // write (res.end uncorks) instead of two, a syscall per stream saved. Nothing waits longer.
-    let corked = false;
+    // The socket's cork, not the response's: a corked chunked response (Node 22+) holds its
+    // chunks back and lets end() write the terminator before them.
+    let corked: NonNullable<typeof res.socket> | null = null;
     const uncork = () => {
-      corked = false;
-      res.uncork();
+      corked?.uncork();
+      corked = null;
     };
     if (translator) upstream.setEncoding('utf8');
     upstream.on('data', (chunk: Buffer | string) => {
@@ -84,9 +86,9 @@ export function relayStream(upstream: http.IncomingMessage, res: http.ServerResp
       const out = translator ? translator.feed(chunk as string) : chunk;
       if (out.length === 0) return;
       if (!committed) commit();
-      if (!corked) {
-        corked = true;
-        res.cork();
+      if (!corked && res.socket) {
+        corked = res.socket;
+        corked.cork();
         setImmediate(uncork);
       }
       if (!res.write(out)) {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { Hangup } from '../../../../../main/engines/proxy-engine/traffic/hangup.js';
 import { relayStream } from '../../../../../main/engines/proxy-engine/traffic/relay.js';
 
-/** A client response that records what reached the socket and what waited in it (corked). */
+/** A client response that records what reached its socket and what waited in it (corked). */
 function clientResponse() {
   const log: string[] = [];
   let corked = 0;
@@ -26,9 +26,11 @@ function clientResponse() {
       corked = 0; // res.end uncorks the socket fully
       flush();
     },
-    cork: () => void corked++,
-    uncork: () => {
-      if (corked > 0 && --corked === 0) flush();
+    socket: {
+      cork: () => void corked++,
+      uncork: () => {
+        if (corked > 0 && --corked === 0) flush();
+      },
     },
     once: () => res,
   };
