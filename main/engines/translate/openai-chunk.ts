@@ -8,12 +8,8 @@ import type { OpenAIChunk } from './openai-types.js';
  * when it holds nothing JSON.stringify would escape or JSON.parse refuse (no backslash, control
  * character or surrogate: its text, quoted, is the literal itself), else group 5.
  */
-const HEAD = String.raw`\{"id":"([^"\\]*)","object":"chat\.completion\.chunk","created":(\d+),"model":"([^"\\]*)"(?:,"[a-z_]+":(?:null|"[^"\\]*"))*`;
-const TAIL = String.raw`,"choices":\[\{"index":0,"delta":\{(?:"role":"assistant",)?"content":(?:("[^"\\\u0000-\u001f\ud800-\udfff]*")|("(?:[^"\\]|\\.)*"))\}(?:,"logprobs":null)?,"finish_reason":null(?:,"logprobs":null)?\}\](?:,"[a-z_]+":(?:null|"[^"\\]*"))*\}$`;
-const CONTENT_DELTA = new RegExp(`^${HEAD}${TAIL}`);
-/** The part from `,"choices"` on, matched where a known head ends (sticky): literals are groups 1 and 2. */
-const CONTENT_DELTA_TAIL = new RegExp(TAIL, 'y');
-const CHOICES = ',"choices":';
+const CONTENT_DELTA =
+  /^\{"id":"([^"\\]*)","object":"chat\.completion\.chunk","created":(\d+),"model":"([^"\\]*)"(?:,"[a-z_]+":(?:null|"[^"\\]*"))*,"choices":\[\{"index":0,"delta":\{(?:"role":"assistant",)?"content":(?:("[^"\\\u0000-\u001f\ud800-\udfff]*")|("(?:[^"\\]|\\.)*"))\}(?:,"logprobs":null)?,"finish_reason":null(?:,"logprobs":null)?\}\](?:,"[a-z_]+":(?:null|"[^"\\]*"))*\}$/;
 
 /** A token chunk as matched: what the translator reads of it, and its content as the upstream wrote it. */
 export interface ContentDelta {
@@ -35,35 +31,6 @@ export function matchContentDelta(data: string): ContentDelta | undefined {
   if (!m) return undefined;
   const verbatim = m[4] !== undefined;
   return { id: m[1]!, created: Number(m[2]), model: m[3]!, literal: verbatim ? m[4]! : m[5]!, verbatim };
-}
-
-/**
- * matchContentDelta for the chunks of one stream. They all begin with the same head (id, object,
- * created, model, fingerprint): once a chunk matched whole, a chunk that begins with those very
- * bytes needs only the part after them matched, about half the work on a stream's every token.
- */
-export class ContentDeltaReader {
-  private head: string | undefined;
-  private last: ContentDelta | undefined;
-
-  match(data: string): ContentDelta | undefined {
-    const { head, last } = this;
-    if (head !== undefined && last !== undefined && data.startsWith(head)) {
-      CONTENT_DELTA_TAIL.lastIndex = head.length;
-      const m = CONTENT_DELTA_TAIL.exec(data);
-      if (m) {
-        const verbatim = m[1] !== undefined;
-        return { id: last.id, created: last.created, model: last.model, literal: verbatim ? m[1]! : m[2]!, verbatim };
-      }
-    }
-    const token = matchContentDelta(data);
-    if (token) {
-      // The first `,"choices":` ends the head: no value before it may hold a quote.
-      this.head = data.slice(0, data.indexOf(CHOICES));
-      this.last = token;
-    }
-    return token;
-  }
 }
 
 /**

@@ -3,7 +3,7 @@ import type { OpenAIChunk } from './openai-types.js';
 import { AnthropicToOpenAIStream, type AnthropicToOpenAIStreamOptions, type OpenAIStreamFrame } from './stream-anthropic-to-openai.js';
 import { OpenAIToAnthropicStream, type OpenAIToAnthropicStreamOptions } from './stream-openai-to-anthropic.js';
 import { parseErrorBody } from './errors.js';
-import { contentChunk, ContentDeltaReader } from './openai-chunk.js';
+import { contentChunk, matchContentDelta } from './openai-chunk.js';
 import { SseEventReader, type SseEvent } from './sse-events.js';
 
 /** Response headers of every event stream the engines send to clients (no proxy buffering). */
@@ -59,14 +59,13 @@ export interface SseTranslator {
 /** Upstream speaks OpenAI SSE (`data:` chunks, `[DONE]`); the client expects Anthropic events. */
 export function createOpenAIToAnthropicSse(options: OpenAIToAnthropicStreamOptions = {}): SseTranslator {
   const stream = new OpenAIToAnthropicStream(options);
-  const tokens = new ContentDeltaReader();
   return new BufferedTranslator(stream, encodeAnthropicEvent, (message, emit, close, write) => {
     if (message.data.trim() === '[DONE]') {
       emit(stream.end());
       close();
       return;
     }
-    const token = tokens.match(message.data);
+    const token = matchContentDelta(message.data);
     if (token) {
       // Mid-text, a token is one text_delta: written from the upstream's own literal when that is
       // what JSON.stringify would give, with no chunk or event objects (an empty one adds nothing).

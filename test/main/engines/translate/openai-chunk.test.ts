@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ContentDeltaReader, contentChunk, matchContentDelta } from '../../../../main/engines/translate/openai-chunk.js';
+import { contentChunk, matchContentDelta } from '../../../../main/engines/translate/openai-chunk.js';
 import { createOpenAIToAnthropicSse } from '../../../../main/engines/translate/index.js';
 
 /** A line as the translator reads it: the chunk, or undefined for a line it parses. */
@@ -87,27 +87,5 @@ describe('matchContentDelta + contentChunk', () => {
     const out = t.feed(`data: ${token('a')}\n\ndata: ${bad}\n\ndata: ${token('b')}\n\n`) + t.end();
     expect(out).not.toContain('\u0001');
     expect(out.match(/text_delta/g)).toHaveLength(2);
-  });
-
-  it('reads the chunks of a stream as matchContentDelta does, matching only the tail after a head it saw', () => {
-    const fp = { system_fingerprint: 'fp_1' };
-    const lines = [
-      JSON.stringify({ ...base, ...fp, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] }),
-      token('Hel', fp),
-      token('lo "w"', fp),
-      token('\n’😀', fp),
-      // The same head bytes, then something that is no token chunk: the tail fails, the whole line is tried.
-      JSON.stringify({ ...base, ...fp, choices: [{ index: 0, delta: { content: 'x' }, finish_reason: 'stop' }] }),
-      JSON.stringify({ ...base, ...fp, extra: 'field', choices: [{ index: 0, delta: { content: 'y' }, finish_reason: null }] }),
-      JSON.stringify({ ...base, ...fp, extra: { nested: 1 }, choices: [{ index: 0, delta: { content: 'z' }, finish_reason: null }] }),
-      // Another head (a new id): matched whole, then its tail.
-      token('next', { id: 'chatcmpl-2' }),
-      JSON.stringify({ ...base, id: 'chatcmpl-2', choices: [{ index: 0, delta: { content: 'again' }, finish_reason: null }] }),
-      JSON.stringify({ ...base, ...fp, choices: [], usage: { prompt_tokens: 1 } }),
-      token('back'),
-    ];
-    const reader = new ContentDeltaReader();
-    for (const line of lines) expect(reader.match(line)).toEqual(matchContentDelta(line));
-    expect(lines.filter((l) => matchContentDelta(l) !== undefined)).toHaveLength(8);
   });
 });
