@@ -70,7 +70,7 @@ export function relayStream(upstream: http.IncomingMessage, res: http.ServerResp
     // Writes wait in the corked socket until this turn of the event loop has handled its reads:
     // an upstream's last event and its end usually come in one read, and then they leave in one
     // write (res.end uncorks) instead of two, a syscall per stream saved. Nothing waits longer.
-    // The socket's cork, not the response's: a corked chunked response (Node 22+) holds its
+    // The socket's cork, not the response's: a corked chunked response (Node 24; not 20) holds its
     // chunks back and lets end() write the terminator before them.
     let corked: NonNullable<typeof res.socket> | null = null;
     const uncork = () => {
