@@ -17,6 +17,10 @@ describe('keyWords: split on _, -, . and lower→upper changes', () => {
     ['PROVIDER_BASE_URL', ['PROVIDER', 'BASE', 'URL']],
     ['a.b-c_d', ['a', 'b', 'c', 'd']],
     ['__', []],
+    // A digit before a capital splits too (docs/settings.md): these keys are masked, not shown.
+    ['S3Key', ['S3', 'Key']],
+    ['OAUTH2Token', ['OAUTH2', 'Token']],
+    ['GPT4O_MODEL', ['GPT4', 'O', 'MODEL']],
   ])('%s → %j', (key, words) => expect(keyWords(key)).toEqual(words));
 });
 
