@@ -35,6 +35,9 @@ interface Tally {
   cpu: number;
   cpuKnown: boolean;
   latency: number[];
+  /** Per round: CPU µs per request (NaN when unknown) and requests per second. */
+  roundCpu: number[];
+  roundRps: number[];
 }
 
 export async function compareProxies(options: { seconds: number; rounds: number; connections: number; samples: number; profileDir?: string }): Promise<void> {
@@ -73,7 +76,7 @@ export async function compareProxies(options: { seconds: number; rounds: number;
     const ccrTrans: Target = { name: 'claude-code-router 2.0.0, translated', url: `http://127.0.0.1:${ccr.port}/v1/messages`, body: claudeCodeBody('claude-sonnet-4-5'), headers: { ...json, 'x-api-key': CCR_KEY }, pid: ccr.pid, direct: directOpenAI };
     const targets = [directAnthropic, directOpenAI, pipePass, pipeTrans, enginePass, engineTrans, ccrTrans];
 
-    const tallies = new Map<Target, Tally>(targets.map((t) => [t, { requests: 0, seconds: 0, cpu: 0, cpuKnown: true, latency: [] }]));
+    const tallies = new Map<Target, Tally>(targets.map((t) => [t, { requests: 0, seconds: 0, cpu: 0, cpuKnown: true, latency: [], roundCpu: [], roundRps: [] }]));
     for (const t of targets) await sequential(t, 20); // connections, JIT
     for (let round = 0; round < options.rounds; round++) {
       for (const t of targets) {
@@ -87,6 +90,8 @@ export async function compareProxies(options: { seconds: number; rounds: number;
         tally.seconds += options.seconds;
         if (before === undefined || after === undefined) tally.cpuKnown = false;
         else tally.cpu += after - before;
+        tally.roundCpu.push(before === undefined || after === undefined ? NaN : (after - before) / r.requests);
+        tally.roundRps.push(r.requests / options.seconds);
       }
     }
 
@@ -98,9 +103,15 @@ export async function compareProxies(options: { seconds: number; rounds: number;
     console.log(`\nComparison: Claude Code–shaped ${(body / 1024).toFixed(1)} KB streaming request, ${options.rounds} interleaved rounds × ${options.seconds} s at ${options.connections} connections; ${options.samples} sequential requests per row for latency (${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')})\n`);
     printTable(targets.map((t) => ({ target: t.name, 'req/s': Math.round(rps(t)), 'proxy CPU µs/req': fmt(cpu(t), 0), 'latency p50 ms': fmt(p50(t), 3), 'added p50 ms': fmt(added(t), 3) })));
     const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+    // The same ratio round by round (each round's targets ran back to back): how far one run's
+    // figure can be trusted on a machine whose speed moves from minute to minute.
+    const spread = (key: 'roundCpu' | 'roundRps', a: Target, b: Target) => {
+      const r = tallies.get(a)![key].map((v, i) => v / tallies.get(b)![key][i]!).filter(Number.isFinite);
+      return r.length > 1 ? ` (rounds ${Math.min(...r).toFixed(2)}–${Math.max(...r).toFixed(2)}×)` : '';
+    };
     console.log('');
-    console.log(`engine CPU/request vs pipe proxy: passthrough ${ratio(cpu(enginePass), cpu(pipePass))} (target ≤ 1.5×) ${ok(cpu(enginePass) / cpu(pipePass) <= 1.5)}, translated ${ratio(cpu(engineTrans), cpu(pipeTrans))} (target ≤ 2×) ${ok(cpu(engineTrans) / cpu(pipeTrans) <= 2)}`);
-    console.log(`engine throughput vs claude-code-router: passthrough ${ratio(rps(enginePass), rps(ccrTrans))}, translated ${ratio(rps(engineTrans), rps(ccrTrans))} (target ≥ 25×) ${ok(Math.min(rps(enginePass), rps(engineTrans)) / rps(ccrTrans) >= 25)}`);
+    console.log(`engine CPU/request vs pipe proxy: passthrough ${ratio(cpu(enginePass), cpu(pipePass))}${spread('roundCpu', enginePass, pipePass)} (target ≤ 1.5×) ${ok(cpu(enginePass) / cpu(pipePass) <= 1.5)}, translated ${ratio(cpu(engineTrans), cpu(pipeTrans))}${spread('roundCpu', engineTrans, pipeTrans)} (target ≤ 2×) ${ok(cpu(engineTrans) / cpu(pipeTrans) <= 2)}`);
+    console.log(`engine throughput vs claude-code-router: passthrough ${ratio(rps(enginePass), rps(ccrTrans))}${spread('roundRps', enginePass, ccrTrans)}, translated ${ratio(rps(engineTrans), rps(ccrTrans))}${spread('roundRps', engineTrans, ccrTrans)} (target ≥ 25×) ${ok(Math.min(rps(enginePass), rps(engineTrans)) / rps(ccrTrans) >= 25)}`);
     console.log(`engine CPU/request vs claude-code-router: translated ${ratio(cpu(ccrTrans), cpu(engineTrans))} less`);
     console.log(`added latency p50: engine passthrough ${fmt(added(enginePass), 3)} ms, engine translated ${fmt(added(engineTrans), 3)} ms, pipe ${fmt(added(pipePass), 3)} / ${fmt(added(pipeTrans), 3)} ms, claude-code-router ${fmt(added(ccrTrans), 3)} ms`);
   } finally {
