@@ -11,6 +11,7 @@ import { collectBody, relayStream, StallError } from './relay.js';
 import type { Attempt } from './select.js';
 import { callUpstream, UpstreamFailure } from './upstream-call.js';
 import { upstreamEndpoint } from './upstream-endpoint.js';
+import type { UpstreamResponse } from './upstream-response.js';
 import { forwardedResponseHeaders, upstreamHeaders } from './upstream-headers.js';
 import { UsageSniffer } from './usage-sniffer.js';
 
@@ -72,7 +73,7 @@ export async function forward(ctx: EngineContext, call: ForwardCall, attempts: A
       headers,
       body: plan.body,
     });
-    let res: http.IncomingMessage;
+    let res: UpstreamResponse;
     try {
       res = await callUpstream({ endpoint, headers, body: plan.body }, call.hangup, timeouts);
     } catch (err) {
@@ -83,14 +84,14 @@ export async function forward(ctx: EngineContext, call: ForwardCall, attempts: A
       last = { status: failure.status, message: failure.message };
       continue;
     }
-    log.status = res.statusCode ?? 502;
+    log.status = res.statusCode;
     if (log.status >= 400) {
       const text = await collectBody(res, timeouts.firstByteMs, 1024 * 1024).then(String, (e: Error) => `<body unreadable: ${e.message}>`);
       call.hangup.onGone(undefined);
       log.responseBody = text;
       last = { status: log.status, upstreamBody: text, upstreamFormat: upstream.format, message: text };
       if (log.status === 429 || log.status >= 500) {
-        pool.coolDown(slot, ctx.now(), cooldownMs(ctx.config.routing.cooldown_seconds, res.headers['retry-after'], ctx.now()));
+        pool.coolDown(slot, ctx.now(), cooldownMs(ctx.config.routing.cooldown_seconds, res.header('retry-after'), ctx.now()));
         continue;
       }
       break;
@@ -107,7 +108,7 @@ export async function forward(ctx: EngineContext, call: ForwardCall, attempts: A
 
 type StepResult = 'sent' | 'aborted' | Failure;
 
-async function relay(call: ForwardCall, plan: TrafficPlan, res: http.IncomingMessage, idleMs: number, log: { error?: string }, now: () => number): Promise<StepResult> {
+async function relay(call: ForwardCall, plan: TrafficPlan, res: UpstreamResponse, idleMs: number, log: { error?: string }, now: () => number): Promise<StepResult> {
   const sniffer = new UsageSniffer();
   const record = call.record;
   const outcome = await relayStream(res, call.res, {
@@ -142,7 +143,7 @@ async function relay(call: ForwardCall, plan: TrafficPlan, res: http.IncomingMes
   }
 }
 
-async function respondWhole(call: ForwardCall, plan: TrafficPlan, res: http.IncomingMessage, idleMs: number, log: { error?: string }): Promise<StepResult> {
+async function respondWhole(call: ForwardCall, plan: TrafficPlan, res: UpstreamResponse, idleMs: number, log: { error?: string }): Promise<StepResult> {
   let body: Buffer;
   try {
     body = await collectBody(res, idleMs, MAX_UPSTREAM_BODY);
@@ -153,9 +154,9 @@ async function respondWhole(call: ForwardCall, plan: TrafficPlan, res: http.Inco
   }
   if (!plan.mapResponse) {
     call.record.tokens = UsageSniffer.ofBody(body);
-    call.res.writeHead(res.statusCode ?? 200, { 'content-type': res.headers['content-type'] ?? 'application/json', 'content-length': body.length, ...forwardedResponseHeaders(res.headers) });
+    call.res.writeHead(res.statusCode, { 'content-type': res.header('content-type') ?? 'application/json', 'content-length': body.length, ...forwardedResponseHeaders(res.headers) });
     call.res.end(body);
-    call.record.finish(res.statusCode ?? 200, '<upstream body passed through>');
+    call.record.finish(res.statusCode, '<upstream body passed through>');
     return 'sent';
   }
   let mapped: unknown;

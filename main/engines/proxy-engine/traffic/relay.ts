@@ -1,6 +1,8 @@
 import type http from 'node:http';
+import { StringDecoder } from 'node:string_decoder';
 import { SSE_HEADERS, type SseTranslator } from '../../translate/index.js';
 import type { Hangup } from './hangup.js';
+import type { UpstreamResponse } from './upstream-response.js';
 
 export type RelayOutcome =
   /** The whole stream reached the client. */
@@ -33,13 +35,12 @@ export interface RelayOptions {
  * proper JSON error (and another key) from the caller. Backpressure: a slow client pauses the
  * upstream read.
  */
-export function relayStream(upstream: http.IncomingMessage, res: http.ServerResponse, options: RelayOptions): Promise<RelayOutcome> {
+export function relayStream(upstream: UpstreamResponse, res: http.ServerResponse, options: RelayOptions): Promise<RelayOutcome> {
   const { translator, hangup } = options;
   return new Promise((resolve) => {
     let committed = false;
     let settled = false;
     let received = 0;
-    let ended = false;
     const timer = setTimeout(() => fail(504, stallMessage(options.idleMs)), options.idleMs);
     hangup.onGone(() => {
       upstream.destroy();
@@ -77,13 +78,9 @@ export function relayStream(upstream: http.IncomingMessage, res: http.ServerResp
       corked?.uncork();
       corked = null;
     };
-    if (translator) upstream.setEncoding('utf8');
-    upstream.on('data', (chunk: Buffer | string) => {
-      if (settled) return;
-      received += chunk.length;
-      timer.refresh();
-      options.observe?.(chunk);
-      const out = translator ? translator.feed(chunk as string) : chunk;
+    // The translator reads text: a character cut between two chunks is joined first.
+    const decoder = translator ? new StringDecoder('utf8') : undefined;
+    function forward(out: Buffer | string): void {
       if (out.length === 0) return;
       if (!committed) commit();
       if (!corked && res.socket) {
@@ -95,23 +92,49 @@ export function relayStream(upstream: http.IncomingMessage, res: http.ServerResp
         upstream.pause();
         res.once('drain', () => upstream.resume());
       }
-    });
-    upstream.on('end', () => {
-      ended = true;
-      if (settled) return;
-      const tail = translator ? translator.end() : '';
-      if (!committed) {
-        if (received === 0) return fail(502, 'Upstream ended the stream before sending any data');
-        commit();
-      }
-      res.end(tail);
-      settle({ kind: 'done' });
-    });
-    upstream.on('error', (err) => fail(502, `Upstream stream failed: ${err.message}`));
-    upstream.on('close', () => {
-      if (!ended) fail(502, 'Upstream closed the connection mid-stream');
+    }
+    upstream.consume({
+      data(chunk) {
+        if (settled) return;
+        received += chunk.length;
+        timer.refresh();
+        if (!decoder) {
+          options.observe?.(chunk);
+          forward(chunk);
+          return;
+        }
+        const text = decoder.write(chunk);
+        options.observe?.(text);
+        forward(translator!.feed(text));
+      },
+      end() {
+        if (settled) return;
+        let tail = '';
+        if (decoder) {
+          const rest = decoder.end();
+          if (rest) {
+            options.observe?.(rest);
+            tail = translator!.feed(rest);
+          }
+          tail += translator!.end();
+        }
+        if (!committed) {
+          if (received === 0) return fail(502, 'Upstream ended the stream before sending any data');
+          commit();
+        }
+        res.end(tail);
+        settle({ kind: 'done' });
+      },
+      error(err) {
+        fail(502, isClosed(err) ? 'Upstream closed the connection mid-stream' : `Upstream stream failed: ${err.message}`);
+      },
     });
   });
+}
+
+/** undici's word for a connection the upstream closed before the body's end. */
+function isClosed(err: Error): boolean {
+  return (err as { code?: string }).code === 'UND_ERR_SOCKET';
 }
 
 /** An upstream that went silent: 504 wherever it happens (before headers, mid-body, mid-stream). */
@@ -130,31 +153,36 @@ export function stallMessage(idleMs: number): string {
  * Reads a whole (non-streaming) upstream body, with the idle limit between chunks and a size cap.
  * Rejects with an Error whose message is fit for the client.
  */
-export function collectBody(upstream: http.IncomingMessage, idleMs: number, limit: number): Promise<Buffer> {
+export function collectBody(upstream: UpstreamResponse, idleMs: number, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const timer = setTimeout(() => upstream.destroy(new StallError(idleMs)), idleMs);
-    upstream.on('data', (chunk: Buffer) => {
-      timer.refresh();
-      size += chunk.length;
-      if (size > limit) {
-        upstream.destroy(new Error(`Upstream body larger than ${limit} bytes`));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    upstream.on('end', () => {
+    let done = false;
+    const stop = (err: Error) => {
+      if (done) return;
+      done = true;
       clearTimeout(timer);
-      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
-    });
-    upstream.on('error', (err) => {
-      clearTimeout(timer);
+      upstream.destroy(err);
       reject(err);
-    });
-    upstream.on('close', () => {
-      clearTimeout(timer);
-      if (!upstream.complete) reject(new Error('Upstream closed the connection before the body ended'));
+    };
+    const timer = setTimeout(() => stop(new StallError(idleMs)), idleMs);
+    upstream.consume({
+      data(chunk) {
+        if (done) return;
+        timer.refresh();
+        size += chunk.length;
+        if (size > limit) return stop(new Error(`Upstream body larger than ${limit} bytes`));
+        chunks.push(chunk);
+      },
+      end() {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+      },
+      error(err) {
+        stop(isClosed(err) ? new Error('Upstream closed the connection before the body ended') : err);
+      },
     });
   });
 }

@@ -8,8 +8,12 @@ export interface UpstreamEndpoint {
   host: string;
   /** The full URL, for error logs. */
   href: string;
-  /** hostname, port, path (and auth) as http.request takes them. */
-  options: { hostname?: string | null; port?: number | string | null; path?: string | null; auth?: string | null };
+  /** `scheme://host[:port]`: the connection pool the call goes through. */
+  origin: string;
+  /** Path and query. */
+  path: string;
+  /** A `Basic` Authorization value, when the base URL carries `user:password@`. */
+  basicAuth?: string;
 }
 
 /**
@@ -39,6 +43,8 @@ export function upstreamEndpoint(upstream: Upstream, path: string, clientSearch:
 function parseEndpoint(baseUrl: string, path: string, search: string): UpstreamEndpoint {
   const url = new URL(baseUrl.replace(/\/+$/, '') + path);
   if (search) url.search = search;
-  const { hostname, port, path: requestPath, auth } = urlToHttpOptions(url);
-  return { secure: url.protocol === 'https:', host: url.host, href: url.toString(), options: auth ? { hostname, port, path: requestPath, auth } : { hostname, port, path: requestPath } };
+  const { path: requestPath, auth } = urlToHttpOptions(url);
+  const endpoint: UpstreamEndpoint = { secure: url.protocol === 'https:', host: url.host, href: url.toString(), origin: url.origin, path: requestPath ?? '/' };
+  if (auth) endpoint.basicAuth = `Basic ${Buffer.from(auth).toString('base64')}`;
+  return endpoint;
 }

@@ -29,7 +29,7 @@ export function upstreamHeaders(upstream: Upstream, key: string | undefined, cli
 }
 
 /** Upstream response headers worth handing to the client on a passthrough (ids and rate-limit hints). */
-export function forwardedResponseHeaders(upstream: http.IncomingHttpHeaders): Record<string, string> {
+export function forwardedResponseHeaders(upstream: Readonly<Record<string, string | string[] | undefined>>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(upstream)) {
     if (typeof value !== 'string') continue;

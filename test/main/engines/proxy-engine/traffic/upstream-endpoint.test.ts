@@ -6,11 +6,11 @@ const upstream = (format: Upstream['format'], base_url: string): Upstream => ({ 
 
 describe('upstreamEndpoint', () => {
   it.each([
-    ['openai', 'https://api.openai.com/v1', '/chat/completions', '', { secure: true, host: 'api.openai.com', href: 'https://api.openai.com/v1/chat/completions', options: { hostname: 'api.openai.com', path: '/v1/chat/completions' } }],
-    ['openai', 'http://127.0.0.1:8080/v1///', '/chat/completions', '?beta=true', { secure: false, host: '127.0.0.1:8080', href: 'http://127.0.0.1:8080/v1/chat/completions', options: { hostname: '127.0.0.1', port: 8080, path: '/v1/chat/completions' } }],
-    ['anthropic', 'https://api.anthropic.com', '/v1/messages', '?beta=true', { secure: true, host: 'api.anthropic.com', href: 'https://api.anthropic.com/v1/messages?beta=true', options: { hostname: 'api.anthropic.com', path: '/v1/messages?beta=true' } }],
-    ['anthropic', 'http://[::1]:9000/', '/v1/messages/count_tokens', '', { secure: false, host: '[::1]:9000', href: 'http://[::1]:9000/v1/messages/count_tokens', options: { hostname: '::1', port: 9000, path: '/v1/messages/count_tokens' } }],
-    ['anthropic', 'http://u:p@gw.local/anthropic', '/v1/messages', '?a=b c', { secure: false, host: 'gw.local', href: 'http://u:p@gw.local/anthropic/v1/messages?a=b%20c', options: { hostname: 'gw.local', path: '/anthropic/v1/messages?a=b%20c', auth: 'u:p' } }],
+    ['openai', 'https://api.openai.com/v1', '/chat/completions', '', { secure: true, host: 'api.openai.com', href: 'https://api.openai.com/v1/chat/completions', origin: 'https://api.openai.com', path: '/v1/chat/completions' }],
+    ['openai', 'http://127.0.0.1:8080/v1///', '/chat/completions', '?beta=true', { secure: false, host: '127.0.0.1:8080', href: 'http://127.0.0.1:8080/v1/chat/completions', origin: 'http://127.0.0.1:8080', path: '/v1/chat/completions' }],
+    ['anthropic', 'https://api.anthropic.com', '/v1/messages', '?beta=true', { secure: true, host: 'api.anthropic.com', href: 'https://api.anthropic.com/v1/messages?beta=true', origin: 'https://api.anthropic.com', path: '/v1/messages?beta=true' }],
+    ['anthropic', 'http://[::1]:9000/', '/v1/messages/count_tokens', '', { secure: false, host: '[::1]:9000', href: 'http://[::1]:9000/v1/messages/count_tokens', origin: 'http://[::1]:9000', path: '/v1/messages/count_tokens' }],
+    ['anthropic', 'http://u:p@gw.local/anthropic', '/v1/messages', '?a=b c', { secure: false, host: 'gw.local', href: 'http://u:p@gw.local/anthropic/v1/messages?a=b%20c', origin: 'http://gw.local', path: '/anthropic/v1/messages?a=b%20c', basicAuth: `Basic ${Buffer.from('u:p').toString('base64')}` }],
   ] as const)('%s %s + %s%s', (format, base, path, search, expected) => {
     const got = upstreamEndpoint(upstream(format, base), path, search);
     expect(got).toEqual(expected);
@@ -21,7 +21,7 @@ describe('upstreamEndpoint', () => {
     const first = upstreamEndpoint(u, '/v1/messages', '?beta=true');
     expect(upstreamEndpoint(u, '/v1/messages', '?beta=true')).toBe(first);
     expect(upstreamEndpoint(u, '/v1/messages', '')).not.toBe(first);
-    for (let i = 0; i < 100; i++) expect(upstreamEndpoint(u, '/v1/messages', `?n=${i}`).options.path).toBe(`/v1/messages?n=${i}`);
+    for (let i = 0; i < 100; i++) expect(upstreamEndpoint(u, '/v1/messages', `?n=${i}`).path).toBe(`/v1/messages?n=${i}`);
     // Another upstream object with the same URL (a reloaded config) gets its own entries.
     expect(upstreamEndpoint(upstream('anthropic', 'http://127.0.0.1:1'), '/v1/messages', '?beta=true')).not.toBe(first);
   });
