@@ -1,7 +1,8 @@
 // The comparison round of npm run bench:proxy (issue 19): a Claude Code–shaped 20 KB streaming
 // request through the engine (passthrough to an Anthropic-format upstream, and translated to an
 // OpenAI-format one), claude-code-router 2.0.0 (translating, the way its users run it) and a bare
-// node:http pipe proxy (the floor of any Node proxy), all against one local fake upstream.
+// node:http pipe proxy (the baseline issue 19 set its targets against), and the same pipe on undici
+// (the engine's HTTP client: the floor for the engine's own work), all against one local fake upstream.
 // Rounds are interleaved (every target once per round, BENCH_COMPARE_ROUNDS rounds of
 // BENCH_COMPARE_SECONDS each) so machine load hits every target alike; the answer is ratios from
 // the same run: requests/s, proxy CPU µs per request, and latency added over calling the upstream.
@@ -60,6 +61,7 @@ export async function compareProxies(options: { seconds: number; rounds: number;
     const profile = options.profileDir ? [`--cpu-prof`, `--cpu-prof-dir=${options.profileDir}`] : [];
     const engine = await start(entry.command, [...profile, ...entry.args], { ...entry.env, WRITABLE_PATH: root, SWITCHBOARD_ENGINE_LOG_LEVEL: 'warn' }, /listening on http:\/\/127\.0\.0\.1:(\d+)/);
     const pipe = await start(process.execPath, ['bench/pipe-proxy.mjs', upstream], {}, /listening (\d+)/);
+    const upipe = await start(process.execPath, ['bench/pipe-proxy-undici.mjs', upstream], {}, /listening (\d+)/);
     const cli = await cliPromise;
     const ccrHome = path.join(root, 'ccr-home');
     const ccrPort = await configureCcr(ccrHome, `${upstream}/v1/chat/completions`, 'bench-model');
@@ -71,10 +73,12 @@ export async function compareProxies(options: { seconds: number; rounds: number;
     const directOpenAI: Target = { name: 'direct: upstream /v1/chat/completions', url: `${upstream}/v1/chat/completions`, body: claudeCodeBody('bench-model'), headers: up };
     const pipePass: Target = { name: 'pipe proxy, Anthropic upstream', url: `http://127.0.0.1:${pipe.port}/v1/messages`, body: directAnthropic.body, headers: up, pid: pipe.pid, direct: directAnthropic };
     const pipeTrans: Target = { name: 'pipe proxy, OpenAI upstream', url: `http://127.0.0.1:${pipe.port}/v1/chat/completions`, body: directOpenAI.body, headers: up, pid: pipe.pid, direct: directOpenAI };
+    const upipePass: Target = { name: 'pipe proxy on undici, Anthropic upstream', url: `http://127.0.0.1:${upipe.port}/v1/messages`, body: directAnthropic.body, headers: up, pid: upipe.pid, direct: directAnthropic };
+    const upipeTrans: Target = { name: 'pipe proxy on undici, OpenAI upstream', url: `http://127.0.0.1:${upipe.port}/v1/chat/completions`, body: directOpenAI.body, headers: up, pid: upipe.pid, direct: directOpenAI };
     const enginePass: Target = { name: 'engine, passthrough', url: `http://127.0.0.1:${engine.port}/v1/messages`, body: claudeCodeBody('cc-pass'), headers: { ...json, 'x-api-key': KEY }, pid: engine.pid, direct: directAnthropic };
     const engineTrans: Target = { name: 'engine, translated', url: `http://127.0.0.1:${engine.port}/v1/messages`, body: claudeCodeBody('cc-trans'), headers: { ...json, 'x-api-key': KEY }, pid: engine.pid, direct: directOpenAI };
     const ccrTrans: Target = { name: 'claude-code-router 2.0.0, translated', url: `http://127.0.0.1:${ccr.port}/v1/messages`, body: claudeCodeBody('claude-sonnet-4-5'), headers: { ...json, 'x-api-key': CCR_KEY }, pid: ccr.pid, direct: directOpenAI };
-    const targets = [directAnthropic, directOpenAI, pipePass, pipeTrans, enginePass, engineTrans, ccrTrans];
+    const targets = [directAnthropic, directOpenAI, pipePass, pipeTrans, upipePass, upipeTrans, enginePass, engineTrans, ccrTrans];
 
     const tallies = new Map<Target, Tally>(targets.map((t) => [t, { requests: 0, seconds: 0, cpu: 0, cpuKnown: true, latency: [], roundCpu: [], roundRps: [] }]));
     for (const t of targets) await sequential(t, 20); // connections, JIT
@@ -111,9 +115,10 @@ export async function compareProxies(options: { seconds: number; rounds: number;
     };
     console.log('');
     console.log(`engine CPU/request vs pipe proxy: passthrough ${ratio(cpu(enginePass), cpu(pipePass))}${spread('roundCpu', enginePass, pipePass)} (target ≤ 1.5×) ${ok(cpu(enginePass) / cpu(pipePass) <= 1.5)}, translated ${ratio(cpu(engineTrans), cpu(pipeTrans))}${spread('roundCpu', engineTrans, pipeTrans)} (target ≤ 2×) ${ok(cpu(engineTrans) / cpu(pipeTrans) <= 2)}`);
+    console.log(`engine CPU/request vs the pipe on undici (same HTTP client; no target): passthrough ${ratio(cpu(enginePass), cpu(upipePass))}${spread('roundCpu', enginePass, upipePass)}, translated ${ratio(cpu(engineTrans), cpu(upipeTrans))}${spread('roundCpu', engineTrans, upipeTrans)}`);
     console.log(`engine throughput vs claude-code-router: passthrough ${ratio(rps(enginePass), rps(ccrTrans))}${spread('roundRps', enginePass, ccrTrans)}, translated ${ratio(rps(engineTrans), rps(ccrTrans))}${spread('roundRps', engineTrans, ccrTrans)} (target ≥ 25×) ${ok(Math.min(rps(enginePass), rps(engineTrans)) / rps(ccrTrans) >= 25)}`);
     console.log(`engine CPU/request vs claude-code-router: translated ${ratio(cpu(ccrTrans), cpu(engineTrans))} less`);
-    console.log(`added latency p50: engine passthrough ${fmt(added(enginePass), 3)} ms, engine translated ${fmt(added(engineTrans), 3)} ms, pipe ${fmt(added(pipePass), 3)} / ${fmt(added(pipeTrans), 3)} ms, claude-code-router ${fmt(added(ccrTrans), 3)} ms`);
+    console.log(`added latency p50: engine passthrough ${fmt(added(enginePass), 3)} ms, engine translated ${fmt(added(engineTrans), 3)} ms, pipe ${fmt(added(pipePass), 3)} / ${fmt(added(pipeTrans), 3)} ms, pipe on undici ${fmt(added(upipePass), 3)} / ${fmt(added(upipeTrans), 3)} ms, claude-code-router ${fmt(added(ccrTrans), 3)} ms`);
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await Promise.all(children.map((c) => (c.exitCode === null && c.signalCode === null ? new Promise((r) => c.once('exit', r)) : null)));
