@@ -1,7 +1,7 @@
 /**
  * Whether the client of one request is still there, and what to stop when it goes. It stands in
  * for an AbortController on the hot path: Node's builds an EventTarget per request and, handed to
- * http.request, a stream watcher on top, a measurable share of a proxied request's CPU. One slot
+ * an HTTP client, a stream watcher on top, a measurable share of a proxied request's CPU. One slot
  * is enough: at any moment a request has at most one upstream call in flight, and destroying that
  * call's socket also ends the response body being relayed or read.
  */
