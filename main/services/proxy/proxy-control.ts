@@ -9,6 +9,9 @@ import type { ServiceContext } from '../context.js';
 import { engineKind, proxyLaunchSpec, type EngineKind } from './engine-launch.js';
 import { ProxyError } from './errors.js';
 
+/** How long a started proxy has to answer `GET /` with 200 (decisions §4). */
+export const PROXY_READY_TIMEOUT_MS = 10_000;
+
 export interface ProxyControlOptions {
   readyTimeoutMs?: number;
   readyPollMs?: number;
@@ -53,8 +56,8 @@ export class ProxyControl {
       launch: async () => proxyLaunchSpec(...(await this.prepare())),
       // 5 s, as the bridge's: a slow answer on a busy machine must not make adoption forget a live engine.
       isHealthy: (port) => isHttpOk(`http://${urlHost(this.view.host)}:${port}/`, 5_000),
-      // As long as the bridge's: on a busy machine a slow start is not a failed one (a crash still ends it at once).
-      readyTimeoutMs: options.readyTimeoutMs ?? 30_000,
+      // decisions §4: healthy within 10 s, or the start failed (a crash ends the wait at once).
+      readyTimeoutMs: options.readyTimeoutMs ?? PROXY_READY_TIMEOUT_MS,
       readyPollMs: options.readyPollMs ?? 50,
       stopGraceMs: options.stopGraceMs ?? 5_000,
       exitWatchMs: options.exitWatchMs ?? 500,
