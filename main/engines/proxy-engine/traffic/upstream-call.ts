@@ -138,9 +138,15 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
   /** What the client is told about a call that got no response. */
   private describe(err: Error): Error {
     if (err instanceof UpstreamFailure || err instanceof ClientGoneError) return err;
-    if ((err as { code?: string }).code === 'UND_ERR_CONNECT_TIMEOUT') {
-      return new UpstreamFailure(`Could not connect to ${this.endpoint.host} within ${this.timeouts.connectMs} ms`, 504);
+    const { host } = this.endpoint;
+    switch ((err as { code?: string }).code) {
+      case 'UND_ERR_CONNECT_TIMEOUT':
+        return new UpstreamFailure(`Could not connect to ${host} within ${this.timeouts.connectMs} ms`, 504);
+      case 'UND_ERR_SOCKET':
+        return new UpstreamFailure(`Upstream ${host} closed the connection without answering`, 502);
+      default:
+        if (err.name === 'HTTPParserError') return new UpstreamFailure(`Upstream ${host} answered with something that is not HTTP: ${err.message}`, 502);
+        return new UpstreamFailure(`Upstream ${host} unreachable: ${err.message}`, 502);
     }
-    return new UpstreamFailure(`Upstream ${this.endpoint.host} unreachable: ${err.message}`, 502);
   }
 }

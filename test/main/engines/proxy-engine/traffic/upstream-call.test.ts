@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Upstream } from '../../../../../main/engines/proxy-engine/config.js';
 import { Hangup } from '../../../../../main/engines/proxy-engine/traffic/hangup.js';
@@ -89,6 +89,23 @@ describe('callUpstream', () => {
     expect(failure).toBeInstanceOf(UpstreamFailure);
     expect((failure as UpstreamFailure).status).toBe(502);
     expect((failure as UpstreamFailure).message).toMatch(new RegExp(`^Upstream 127\\.0\\.0\\.1:${port} unreachable: .*ECONNREFUSED`));
+  });
+
+  it.each([
+    ['closes the connection without answering', (s: net.Socket) => s.destroy(), /^Upstream 127\.0\.0\.1:\d+ closed the connection without answering$/],
+    ['answers with something that is not HTTP', (s: net.Socket) => s.end('garbage\r\n\r\n'), /^Upstream 127\.0\.0\.1:\d+ answered with something that is not HTTP: /],
+  ] as const)('an upstream that %s is a 502 saying so', async (_what, answer, message) => {
+    const raw = net.createServer((s) => s.once('data', () => answer(s)));
+    await new Promise<void>((r) => raw.listen(0, '127.0.0.1', r));
+    try {
+      const port = (raw.address() as AddressInfo).port;
+      const failure = await callUpstream({ endpoint: upstreamEndpoint(upstream(`http://127.0.0.1:${port}`), '/whole', ''), headers: {}, body: Buffer.from('{}') }, new Hangup(), timeouts).catch((e: unknown) => e);
+      expect(failure).toBeInstanceOf(UpstreamFailure);
+      expect((failure as UpstreamFailure).status).toBe(502);
+      expect((failure as UpstreamFailure).message).toMatch(message);
+    } finally {
+      await new Promise((r) => raw.close(r));
+    }
   });
 
   it('no response within the first-byte limit: a 504 saying so, and the upstream request is closed', async () => {
