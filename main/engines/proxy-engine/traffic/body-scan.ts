@@ -83,7 +83,7 @@ class Scan {
     const raw = this.raw;
     switch (key) {
       case 'model':
-        facts.model = raw[start] === QUOTE && !raw.subarray(start, end).includes(BACKSLASH) ? raw.toString('utf8', start + 1, end - 1) : parseSlice(raw, start, end);
+        facts.model = raw[start] === QUOTE && !hasByte(raw, start, end, BACKSLASH) ? raw.toString('utf8', start + 1, end - 1) : parseSlice(raw, start, end);
         return facts.model !== INVALID;
       case 'stream':
         facts.stream = end - start === 4 && raw.toString('latin1', start, end) === 'true';
@@ -132,9 +132,10 @@ class Scan {
    * which only costs a parse). A short token with escapes is decoded, so `"thin\u006bing"` counts too.
    */
   private spellsThinking(start: number, end: number): boolean {
+    // Byte loops, not a string or a subarray per token: messages hold hundreds of short tokens.
     const length = end - start;
-    if (length === THINKING.length) return this.raw.toString('latin1', start, end) === THINKING;
-    if (length > MAX_ESCAPED_THINKING || length < THINKING.length || !this.raw.subarray(start, end).includes(BACKSLASH)) return false;
+    if (length === THINKING.length) return bytesAre(this.raw, start, THINKING_BYTES);
+    if (length > MAX_ESCAPED_THINKING || length < THINKING.length || !hasByte(this.raw, start, end, BACKSLASH)) return false;
     return parseSlice(this.raw, start, end) === 'thinking';
   }
 
@@ -169,6 +170,7 @@ class Scan {
 const PLAIN_METADATA = /^\{"user_id":"[^"\\\u0000-\u001f]*"\}$/;
 const PLAIN_METADATA_PREFIX = '{"user_id":"'.length;
 const THINKING = '"thinking"';
+const THINKING_BYTES = Buffer.from(THINKING, 'latin1');
 /** `"thinking"` with every letter escaped as \uXXXX. */
 const MAX_ESCAPED_THINKING = 2 + 8 * 6;
 const INVALID = Symbol('invalid');
@@ -179,6 +181,17 @@ function parseSlice(raw: Buffer, start: number, end: number): unknown {
   } catch {
     return INVALID;
   }
+}
+
+/** raw[start, start + bytes.length) equals `bytes` (the caller knows the range is inside `raw`). */
+function bytesAre(raw: Buffer, start: number, bytes: Buffer): boolean {
+  for (let i = 0; i < bytes.length; i++) if (raw[start + i] !== bytes[i]) return false;
+  return true;
+}
+
+function hasByte(raw: Buffer, start: number, end: number, byte: number): boolean {
+  for (let i = start; i < end; i++) if (raw[i] === byte) return true;
+  return false;
 }
 
 function skipSpace(raw: Buffer, i: number): number {

@@ -67,6 +67,10 @@ describe('scanBody', () => {
     expect(scan(prose)?.mayHoldThinking).toBe(false);
     // A message that is the bare word is a false alarm the scan accepts: it only costs a parse.
     expect(scan('{"model":"m","messages":[{"role":"user","content":"thinking"}]}')?.mayHoldThinking).toBe(true);
+    // Tokens of the word's length, or one letter off, are not it.
+    for (const word of ['thinkinG', 'thinkinh', 'xhinking', 'assistan', 'thinking ', 'thinkin']) {
+      expect(scan(`{"model":"m","messages":[{"role":"user","content":${JSON.stringify(word)}}]}`)?.mayHoldThinking).toBe(false);
+    }
   });
 
   it.each([
