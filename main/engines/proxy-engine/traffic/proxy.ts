@@ -111,8 +111,10 @@ type StepResult = 'sent' | 'aborted' | Failure;
 async function relay(call: ForwardCall, plan: TrafficPlan, res: UpstreamResponse, idleMs: number, log: { error?: string }, now: () => number): Promise<StepResult> {
   const sniffer = new UsageSniffer();
   const record = call.record;
+  // Every field written, in one literal: a spread before the other fields made V8 build this
+  // object the slow way (~7 µs a request in a profile of the translated path).
   const outcome = await relayStream(res, call.res, {
-    ...(plan.createStream ? { translator: plan.createStream() } : {}),
+    translator: plan.createStream?.(),
     errorFrame: (status, message) => errorFrame(call.client, status, message),
     idleMs,
     hangup: call.hangup,
