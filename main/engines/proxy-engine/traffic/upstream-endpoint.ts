@@ -3,7 +3,6 @@ import type { Upstream } from '../config.js';
 
 /** Where one upstream call goes, parsed once: WHATWG URL parsing per request was a visible cost. */
 export interface UpstreamEndpoint {
-  secure: boolean;
   /** `host[:port]`, for messages. */
   host: string;
   /** The full URL, for error logs. */
@@ -44,7 +43,7 @@ function parseEndpoint(baseUrl: string, path: string, search: string): UpstreamE
   const url = new URL(baseUrl.replace(/\/+$/, '') + path);
   if (search) url.search = search;
   const { path: requestPath, auth } = urlToHttpOptions(url);
-  const endpoint: UpstreamEndpoint = { secure: url.protocol === 'https:', host: url.host, href: url.toString(), origin: url.origin, path: requestPath ?? '/' };
+  const endpoint: UpstreamEndpoint = { host: url.host, href: url.toString(), origin: url.origin, path: requestPath ?? '/' };
   if (auth) endpoint.basicAuth = `Basic ${Buffer.from(auth).toString('base64')}`;
   return endpoint;
 }

@@ -6,11 +6,11 @@ const upstream = (format: Upstream['format'], base_url: string): Upstream => ({ 
 
 describe('upstreamEndpoint', () => {
   it.each([
-    ['openai', 'https://api.openai.com/v1', '/chat/completions', '', { secure: true, host: 'api.openai.com', href: 'https://api.openai.com/v1/chat/completions', origin: 'https://api.openai.com', path: '/v1/chat/completions' }],
-    ['openai', 'http://127.0.0.1:8080/v1///', '/chat/completions', '?beta=true', { secure: false, host: '127.0.0.1:8080', href: 'http://127.0.0.1:8080/v1/chat/completions', origin: 'http://127.0.0.1:8080', path: '/v1/chat/completions' }],
-    ['anthropic', 'https://api.anthropic.com', '/v1/messages', '?beta=true', { secure: true, host: 'api.anthropic.com', href: 'https://api.anthropic.com/v1/messages?beta=true', origin: 'https://api.anthropic.com', path: '/v1/messages?beta=true' }],
-    ['anthropic', 'http://[::1]:9000/', '/v1/messages/count_tokens', '', { secure: false, host: '[::1]:9000', href: 'http://[::1]:9000/v1/messages/count_tokens', origin: 'http://[::1]:9000', path: '/v1/messages/count_tokens' }],
-    ['anthropic', 'http://u:p@gw.local/anthropic', '/v1/messages', '?a=b c', { secure: false, host: 'gw.local', href: 'http://u:p@gw.local/anthropic/v1/messages?a=b%20c', origin: 'http://gw.local', path: '/anthropic/v1/messages?a=b%20c', basicAuth: `Basic ${Buffer.from('u:p').toString('base64')}` }],
+    ['openai', 'https://api.openai.com/v1', '/chat/completions', '', { host: 'api.openai.com', href: 'https://api.openai.com/v1/chat/completions', origin: 'https://api.openai.com', path: '/v1/chat/completions' }],
+    ['openai', 'http://127.0.0.1:8080/v1///', '/chat/completions', '?beta=true', { host: '127.0.0.1:8080', href: 'http://127.0.0.1:8080/v1/chat/completions', origin: 'http://127.0.0.1:8080', path: '/v1/chat/completions' }],
+    ['anthropic', 'https://api.anthropic.com', '/v1/messages', '?beta=true', { host: 'api.anthropic.com', href: 'https://api.anthropic.com/v1/messages?beta=true', origin: 'https://api.anthropic.com', path: '/v1/messages?beta=true' }],
+    ['anthropic', 'http://[::1]:9000/', '/v1/messages/count_tokens', '', { host: '[::1]:9000', href: 'http://[::1]:9000/v1/messages/count_tokens', origin: 'http://[::1]:9000', path: '/v1/messages/count_tokens' }],
+    ['anthropic', 'http://u:p@gw.local/anthropic', '/v1/messages', '?a=b c', { host: 'gw.local', href: 'http://u:p@gw.local/anthropic/v1/messages?a=b%20c', origin: 'http://gw.local', path: '/anthropic/v1/messages?a=b%20c', basicAuth: `Basic ${Buffer.from('u:p').toString('base64')}` }],
   ] as const)('%s %s + %s%s', (format, base, path, search, expected) => {
     const got = upstreamEndpoint(upstream(format, base), path, search);
     expect(got).toEqual(expected);
