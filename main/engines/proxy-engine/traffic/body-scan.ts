@@ -1,3 +1,5 @@
+import { ThinkingObjectTracker } from './thinking-blocks.js';
+
 /**
  * What routing needs from a client body, read without parsing it (issue 19 point 6): one pass
  * over the top-level object that jumps over string contents with a native byte search, decoding
@@ -12,9 +14,14 @@ export interface BodyFacts {
   hasMessages: boolean;
   /**
    * The messages may hold a thinking block, which an Anthropic upstream refuses unsigned; true
-   * means "parse and check" (see `stripUnsignedThinking`).
+   * means "check" (see `stripUnsignedThinking`).
    */
   mayHoldThinking: boolean;
+  /**
+   * With `mayHoldThinking`: the innermost objects holding a `"thinking"` token, as [start, end)
+   * pairs; checking those is enough (see thinking-blocks.ts). Absent: parse the whole body.
+   */
+  thinkingObjects?: number[];
   /**
    * Where the string literals of at least LONG_STRING bytes are, as flat [start, end) pairs
    * (quotes included), in order: translation splices these bytes instead of re-encoding them.
@@ -44,6 +51,7 @@ class Scan {
   /** While walking `messages`: every string token is checked for a thinking block's type. */
   private watching = false;
   private sawThinking = false;
+  private readonly thinking = new ThinkingObjectTracker();
   private readonly longStrings: number[] = [];
 
   constructor(private readonly raw: Buffer) {}
@@ -91,6 +99,10 @@ class Scan {
       case 'messages':
         facts.hasMessages = raw[start] === 0x5b;
         facts.mayHoldThinking = this.sawThinking;
+        if (this.sawThinking) {
+          const spans = this.thinking.spans();
+          if (spans) facts.thinkingObjects = spans;
+        }
         return true;
       case 'tools':
         facts.toolsSpan = [start, end];
@@ -122,7 +134,10 @@ class Scan {
       while (raw[at - 1 - slashes] === BACKSLASH) slashes++;
       if (slashes % 2 === 0) break;
     }
-    if (this.watching && !this.sawThinking) this.sawThinking = this.spellsThinking(i, at + 1);
+    if (this.watching && this.spellsThinking(i, at + 1)) {
+      this.sawThinking = true;
+      this.thinking.mark();
+    }
     if (at + 1 - i >= LONG_STRING) this.longStrings.push(i, at + 1);
     return at + 1;
   }
@@ -151,8 +166,13 @@ class Scan {
         if (b === QUOTE) {
           at = this.stringEnd(at) - 1;
           if (at < 0) return -1;
-        } else if (b === 0x7b || b === 0x5b) depth++;
-        else if ((b === 0x7d || b === 0x5d) && --depth === 0) return at + 1;
+        } else if (b === 0x7b || b === 0x5b) {
+          depth++;
+          if (b === 0x7b && this.watching) this.thinking.open(at);
+        } else if (b === 0x7d || b === 0x5d) {
+          if (b === 0x7d && this.watching) this.thinking.close(at);
+          if (--depth === 0) return at + 1;
+        }
       }
       return -1;
     }

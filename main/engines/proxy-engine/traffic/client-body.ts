@@ -1,5 +1,6 @@
 import { scanBody, type BodyFacts } from './body-scan.js';
 import { parseSkeleton, stringifySpliced, valueMarker } from './json-splice.js';
+import { allThinkingSigned } from './thinking-blocks.js';
 import type { ToolsMemo } from './tools-memo.js';
 
 /** How a builder's `tools` are mapped apart from the rest of the body, and where the results are kept. */
@@ -47,6 +48,17 @@ export class ClientBody {
       },
       object,
     );
+  }
+
+  /**
+   * Whether the messages are sure to hold no unsigned thinking block (nothing for
+   * `stripUnsignedThinking` to remove): with none noted, or every one the scan noted signed.
+   * False means "parse the whole body and check".
+   */
+  thinkingSigned(): boolean {
+    if (!this.facts.mayHoldThinking) return true;
+    const spans = this.facts.thinkingObjects;
+    return spans !== undefined && allThinkingSigned(this.raw, spans);
   }
 
   /** The parsed body. The scan already vouched for its shape, so this only fails on broken JSON deep inside. */

@@ -51,8 +51,9 @@ export function planFor(upstream: Upstream, input: PlanInput): TrafficPlan {
   if (upstream.format === 'anthropic') {
     const path = input.endpoint === 'count_tokens' ? '/v1/messages/count_tokens' : '/v1/messages';
     if (input.client === 'anthropic') {
-      // No thinking block in the messages and no alias: the client's bytes go out untouched, unparsed.
-      if (sameModel && !request.facts.mayHoldThinking) return { upstreamPath: path, body: request.raw, stream };
+      // No alias, and no unsigned thinking block (only the blocks are parsed to tell): the client's
+      // bytes go out untouched.
+      if (sameModel && request.thinkingSigned()) return { upstreamPath: path, body: request.raw, stream };
       if (sameModel) {
         const req = request.parsed() as unknown as AnthropicRequest;
         if (stripUnsignedThinking(req) === req) return { upstreamPath: path, body: request.raw, stream };

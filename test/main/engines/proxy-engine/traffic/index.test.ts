@@ -236,6 +236,18 @@ describe('same format: passthrough', () => {
     expect((seen.body as { model: string }).model).toBe('claude-sonnet-4-5');
   });
 
+  it("forwards Claude Code's signed thinking blocks as the client's own bytes (only the blocks are checked, nothing re-encoded)", async () => {
+    an.behave = () => ({ kind: 'json', body: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } } });
+    // Spacing and escapes JSON.stringify would not write: any re-encoding shows.
+    const raw =
+      '{ "model" : "claude-sonnet-4-5", "max_tokens": 5, "messages": [ {"role":"user","content":"caf\u00e9"},\n' +
+      ' {"role":"assistant","content":[{"type":"thinking","thinking":"I was thinking","signature":"EqQBCkYIBxgCKkD"},{"type":"text","text":"b"}]},\n' +
+      ' {"role":"user","content":"thinking"} ] }';
+    const res = await fetch(engine.base + '/v1/messages', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` }, body: raw });
+    expect(res.status).toBe(200);
+    expect(an.seen[0]!.text).toBe(raw);
+  });
+
   it('drops unsigned thinking (from an earlier OpenAI turn) before an Anthropic upstream sees it', async () => {
     an.behave = () => ({ kind: 'json', body: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } } });
     const messages = [
