@@ -10,7 +10,7 @@ import { acquireHomeLock, type HomeLock } from '../infra/home-lock.js';
 import { createLogger, type Logger } from '../infra/logger.js';
 import { createPaths, type Homes, type Paths } from '../infra/paths.js';
 import type { Services } from '../services/index.js';
-import { USAGE_CACHE_VERSION } from '../services/usage/cache-version.js';
+import { USAGE_CACHE_TAG } from '../services/usage/cache-version.js';
 import { priceTableId } from '../services/usage/price-table.js';
 import { answerParserErrors } from './client-errors.js';
 import { HotAnswers } from './hot-answers.js';
@@ -72,7 +72,7 @@ async function startLocked(
 ): Promise<RunningSwitchboard> {
   const { logger, clock, paths, lock } = o;
   const hot = new HotAnswers(clock);
-  const warm = new WarmAnswers(paths.usageAnswers, paths.usageCache, `${appBuild()} ${priceTableId()} usage-cache-${USAGE_CACHE_VERSION}`, logger, paths.appConfig);
+  const warm = new WarmAnswers(paths.usageAnswers, paths.usageCache, `${appBuild()} ${priceTableId()} ${USAGE_CACHE_TAG}`, logger, paths.appConfig);
   const warmed = await warm.load(hot, clock.now());
   let app: Express | null = null;
   const waiting: Array<[http.IncomingMessage, http.ServerResponse]> = [];

@@ -3,7 +3,7 @@ import type { Clock } from '../infra/clock.js';
 import { identityKey, identityOf, statIdentity } from '../infra/file-stat.js';
 import type { LogLevel } from '../infra/logger.js';
 import { createPaths, resolveHomes, type Paths } from '../infra/paths.js';
-import { USAGE_CACHE_VERSION } from '../services/usage/cache-version.js';
+import { USAGE_CACHE_TAG } from '../services/usage/cache-version.js';
 import { isCostMode } from '../services/usage/cost-mode.js';
 import type { DailyEntry, MonthlyEntry } from '../services/usage/daily.js';
 import { findTranscripts, transcriptsDir, usageRoots } from '../services/usage/discover.js';
@@ -114,7 +114,7 @@ export async function runUsage(argv: string[], env: NodeJS.ProcessEnv = process.
 async function memoKey(o: Options, paths: Paths): Promise<string> {
   const p = o.params;
   // Whose logs: the disk cache holds one agent dir's, but a memo entry must not outlive a switch.
-  const parts = [o.report, p.since ?? '', p.until ?? '', p.tz ?? '', p.mode ?? '', appBuild(), priceTableId(), `usage-cache-${USAGE_CACHE_VERSION}`, paths.agentDir, paths.instancesDir];
+  const parts = [o.report, p.since ?? '', p.until ?? '', p.tz ?? '', p.mode ?? '', appBuild(), priceTableId(), USAGE_CACHE_TAG, paths.agentDir, paths.instancesDir];
   if (p.tz === undefined || p.mode === undefined) {
     const config = await statIdentity(paths.appConfig).catch(() => null);
     parts.push(config ? identityKey(config) : 'no config', systemTimeZone());

@@ -7,3 +7,6 @@
  * A module of its own so that the early start-up path can name it without the cache code.
  */
 export const USAGE_CACHE_VERSION = 6;
+
+/** How saved answers and the terminal's memo name the format in their build key. */
+export const USAGE_CACHE_TAG = `usage-cache-${USAGE_CACHE_VERSION}`;

@@ -60,10 +60,12 @@ async function runOnce(clock: ManualClock): Promise<string> {
 
 const answersFile = () => createPaths(dirs).usageAnswers;
 
-async function markSavedAnswer(marker: string): Promise<void> {
+/** Replaces every saved answer by `{marker}`; gives the saved file as now written. */
+async function markSavedAnswer(marker: string): Promise<{ build: string; answers: unknown[] }> {
   const saved = JSON.parse(await fs.readFile(answersFile(), 'utf8'));
   saved.answers = saved.answers.map(([url]: [string, string]) => [url, JSON.stringify({ marker })]);
   await fs.writeFile(answersFile(), JSON.stringify(saved));
+  return saved;
 }
 
 describe('warm answers', () => {
@@ -131,8 +133,7 @@ describe('warm answers', () => {
     await makeHome();
     const clock = new ManualClock(T0);
     await runOnce(clock);
-    await markSavedAnswer('saved');
-    const saved = JSON.parse(await fs.readFile(answersFile(), 'utf8'));
+    const saved = await markSavedAnswer('saved');
     expect(saved.build).toMatch(/^\d+\.\d+\.\d+\S* \S+ usage-cache-6$/);
     const [, prices, format] = saved.build.split(' ');
     await fs.writeFile(answersFile(), JSON.stringify({ ...saved, build: `0.0.0-older ${prices} ${format}` }));
@@ -146,8 +147,7 @@ describe('warm answers', () => {
     await makeHome();
     const clock = new ManualClock(T0);
     await runOnce(clock);
-    await markSavedAnswer('saved');
-    const saved = JSON.parse(await fs.readFile(answersFile(), 'utf8'));
+    const saved = await markSavedAnswer('saved');
     const [version, prices] = saved.build.split(' ');
     for (const build of [`${version} ${prices}`, `${version} ${prices} usage-cache-5`]) {
       await fs.writeFile(answersFile(), JSON.stringify({ ...saved, build }));
