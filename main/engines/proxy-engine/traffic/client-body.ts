@@ -132,8 +132,7 @@ function asObject(value: unknown): Record<string, unknown> | undefined {
 
 function parseObject(raw: Buffer): Record<string, unknown> | undefined {
   try {
-    const value: unknown = JSON.parse(raw.toString('utf8'));
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return asObject(JSON.parse(raw.toString('utf8')));
   } catch {
     return undefined;
   }

@@ -50,19 +50,19 @@ export function parseSkeleton(raw: Buffer, spans: readonly number[], from = 0, t
   let text = '';
   let at = from;
   const skip = (k: number) => spans[k]! < from || spans[k + 1]! > to || (cut !== undefined && spans[k]! >= cut.start && spans[k + 1]! <= cut.end);
+  /** The cut, once, when the text has reached it and it starts before `next`. */
+  const takeCut = (next: number) => {
+    if (!cut || at > cut.start || cut.start >= next) return;
+    text += raw.toString('utf8', at, cut.start) + cut.text;
+    at = cut.end;
+  };
   for (let k = 0; k < spans.length; k += 2) {
     if (skip(k)) continue;
-    if (cut && at <= cut.start && cut.start < spans[k]!) {
-      text += raw.toString('utf8', at, cut.start) + cut.text;
-      at = cut.end;
-    }
+    takeCut(spans[k]!);
     text += raw.toString('utf8', at, spans[k]) + JSON.stringify(marker(k / 2));
     at = spans[k + 1]!;
   }
-  if (cut && at <= cut.start) {
-    text += raw.toString('utf8', at, cut.start) + cut.text;
-    at = cut.end;
-  }
+  takeCut(Infinity);
   text += raw.toString('utf8', at, to);
   try {
     return JSON.parse(text) as unknown;

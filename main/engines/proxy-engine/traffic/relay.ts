@@ -2,7 +2,7 @@ import type http from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
 import { SSE_HEADERS, type SseTranslator } from '../../translate/index.js';
 import type { Hangup } from './hangup.js';
-import type { UpstreamResponse } from './upstream-response.js';
+import { closedByUpstream, type UpstreamResponse } from './upstream-response.js';
 
 export type RelayOutcome =
   /** The whole stream reached the client. */
@@ -126,15 +126,10 @@ export function relayStream(upstream: UpstreamResponse, res: http.ServerResponse
         settle({ kind: 'done' });
       },
       error(err) {
-        fail(502, isClosed(err) ? 'Upstream closed the connection mid-stream' : `Upstream stream failed: ${err.message}`);
+        fail(502, closedByUpstream(err) ? 'Upstream closed the connection mid-stream' : `Upstream stream failed: ${err.message}`);
       },
     });
   });
-}
-
-/** undici's word for a connection the upstream closed before the body's end. */
-function isClosed(err: Error): boolean {
-  return (err as { code?: string }).code === 'UND_ERR_SOCKET';
 }
 
 /** An upstream that went silent: 504 wherever it happens (before headers, mid-body, mid-stream). */
@@ -181,7 +176,7 @@ export function collectBody(upstream: UpstreamResponse, idleMs: number, limit: n
         resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
       },
       error(err) {
-        stop(isClosed(err) ? new Error('Upstream closed the connection before the body ended') : err);
+        stop(closedByUpstream(err) ? new Error('Upstream closed the connection before the body ended') : err);
       },
     });
   });

@@ -1,6 +1,6 @@
 import { Pool, type Dispatcher } from 'undici';
 import type { Hangup } from './hangup.js';
-import { UpstreamResponse } from './upstream-response.js';
+import { closedByUpstream, UpstreamResponse } from './upstream-response.js';
 import type { UpstreamEndpoint } from './upstream-endpoint.js';
 
 export interface UpstreamTarget {
@@ -139,14 +139,9 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
   private describe(err: Error): Error {
     if (err instanceof UpstreamFailure || err instanceof ClientGoneError) return err;
     const { host } = this.endpoint;
-    switch ((err as { code?: string }).code) {
-      case 'UND_ERR_CONNECT_TIMEOUT':
-        return new UpstreamFailure(`Could not connect to ${host} within ${this.timeouts.connectMs} ms`, 504);
-      case 'UND_ERR_SOCKET':
-        return new UpstreamFailure(`Upstream ${host} closed the connection without answering`, 502);
-      default:
-        if (err.name === 'HTTPParserError') return new UpstreamFailure(`Upstream ${host} answered with something that is not HTTP: ${err.message}`, 502);
-        return new UpstreamFailure(`Upstream ${host} unreachable: ${err.message}`, 502);
-    }
+    if ((err as { code?: string }).code === 'UND_ERR_CONNECT_TIMEOUT') return new UpstreamFailure(`Could not connect to ${host} within ${this.timeouts.connectMs} ms`, 504);
+    if (closedByUpstream(err)) return new UpstreamFailure(`Upstream ${host} closed the connection without answering`, 502);
+    if (err.name === 'HTTPParserError') return new UpstreamFailure(`Upstream ${host} answered with something that is not HTTP: ${err.message}`, 502);
+    return new UpstreamFailure(`Upstream ${host} unreachable: ${err.message}`, 502);
   }
 }

@@ -5,6 +5,11 @@ export interface BodySink {
   error(err: Error): void;
 }
 
+/** undici's word for a connection the upstream closed before its answer, or its body, ended. */
+export function closedByUpstream(err: Error): boolean {
+  return (err as { code?: string }).code === 'UND_ERR_SOCKET';
+}
+
 /** What an upstream response needs from the HTTP client underneath (undici's DispatchController). */
 export interface FlowControl {
   pause(): void;
