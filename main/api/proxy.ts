@@ -14,6 +14,7 @@ import {
   proxyStatusResponse,
   proxyStopResponse,
   quotaResponse,
+  updateCheckQuery,
   updateCheckResponse,
 } from './schemas/proxy.js';
 import { E } from './error-texts.js';
@@ -51,9 +52,10 @@ export function createProxyRouter({ services, registry }: RouterDeps): Router {
   route({
     method: 'get',
     path: '/api/proxy/update-check',
-    summary: 'Latest release from proxy.update_feed_url (1 h cache); never fails',
+    summary: 'Latest release from proxy.update_feed_url (1 h cache, ?force=true skips it); says when the feed last answered and why not now; never 5xx',
+    query: updateCheckQuery,
     response: updateCheckResponse,
-    handler: () => proxy.updates.check(),
+    handler: ({ query }) => proxy.updates.check({ force: query.force === 'true' }),
   });
 
   route({

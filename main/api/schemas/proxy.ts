@@ -19,7 +19,14 @@ export const updateCheckResponse = z.object({
   currentVersion: z.string(),
   latestVersion: z.string(),
   fromCache: z.boolean(),
+  /** ms of the feed answer this reflects; null when the feed was never reached (decisions §4, revised). */
+  checkedAt: z.int().nullable(),
+  /** Why this check did not reach the feed. */
+  error: z.string().optional(),
 });
+
+/** `?force=true` ("Check again") skips a fresh cached answer. */
+export const updateCheckQuery = z.object({ force: z.enum(['true', 'false']).optional() });
 
 const modelEntry = z.object({ id: z.string(), object: z.string(), created: z.int(), owned_by: z.string() });
 
