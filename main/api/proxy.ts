@@ -10,6 +10,7 @@ import {
   proxyConfigPutBody,
   proxyConfigPutError,
   proxyConfigPutResponse,
+  proxyRestartResponse,
   proxyStartResponse,
   proxyStatusResponse,
   proxyStopResponse,
@@ -47,6 +48,14 @@ export function createProxyRouter({ services, registry }: RouterDeps): Router {
     summary: 'Stop the proxy: SIGTERM to its process tree, SIGKILL after 5 s',
     response: proxyStopResponse,
     handler: () => proxy.control.stop(),
+  });
+
+  route({
+    method: 'post',
+    path: '/api/proxy/proxy-restart',
+    summary: 'Stop the proxy if it runs, then start it with the current tokens and config; profiles follow a changed key',
+    response: proxyRestartResponse,
+    handler: () => proxy.control.restart(),
   });
 
   route({

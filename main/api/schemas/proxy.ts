@@ -14,6 +14,9 @@ export const proxyStopResponse = z.union([
   z.object({ stopped: z.literal(false), message: z.string() }),
 ]);
 
+/** `restarted` false: the proxy was not running and has been started (issue 28.7). */
+export const proxyRestartResponse = z.object({ restarted: z.boolean(), port: z.int(), pid: z.int(), updatedProfiles: z.array(z.string()) });
+
 export const updateCheckResponse = z.object({
   hasUpdate: z.boolean(),
   currentVersion: z.string(),
