@@ -85,7 +85,7 @@ async function vitest(name, node) {
   if (failedSuites > 0) row.failed += failedSuites;
   if (r.code !== 0 && row.failed === 0) {
     row.failed = 1;
-    row.note = `${row.note ? `${row.note}, ` : ''}exit ${r.code} with no failed test: see the output above (leak check, crash)`;
+    row.note = `${row.note ? `${row.note}, ` : ''}exit ${r.code} with no failed test: see the output above (leak check: processes or temp folders left; crash)`;
   }
   rows.push(row);
 }
@@ -104,7 +104,7 @@ async function playwright() {
   const globalErrors = j?.errors?.length ?? 0;
   if (globalErrors > 0) {
     row.failed += globalErrors;
-    row.note = `${globalErrors} error(s) outside tests (setup, teardown, leak check)`;
+    row.note = `${globalErrors} error(s) outside tests (setup, teardown, leak check: processes or temp folders left)`;
   }
   if (r.code !== 0 && row.failed === 0) {
     row.failed = 1;

@@ -10,10 +10,12 @@ import {
   proxyConfigPutBody,
   proxyConfigPutError,
   proxyConfigPutResponse,
+  proxyRestartResponse,
   proxyStartResponse,
   proxyStatusResponse,
   proxyStopResponse,
   quotaResponse,
+  updateCheckQuery,
   updateCheckResponse,
 } from './schemas/proxy.js';
 import { E } from './error-texts.js';
@@ -49,11 +51,20 @@ export function createProxyRouter({ services, registry }: RouterDeps): Router {
   });
 
   route({
+    method: 'post',
+    path: '/api/proxy/proxy-restart',
+    summary: 'Stop the proxy if it runs, then start it with the current tokens and config; profiles follow a changed key',
+    response: proxyRestartResponse,
+    handler: () => proxy.control.restart(),
+  });
+
+  route({
     method: 'get',
     path: '/api/proxy/update-check',
-    summary: 'Latest release from proxy.update_feed_url (1 h cache); never fails',
+    summary: 'Latest release from proxy.update_feed_url (1 h cache, ?force=true skips it); says when the feed last answered and why not now; never 5xx',
+    query: updateCheckQuery,
     response: updateCheckResponse,
-    handler: () => proxy.updates.check(),
+    handler: ({ query }) => proxy.updates.check({ force: query.force === 'true' }),
   });
 
   route({

@@ -45,6 +45,7 @@ export function noticeForAnomaly(anomaly: AppEventMap['anomaly']): DesktopNotice
 /** A start requested from the tray that the API refused (e.g. port in use, credentials missing). */
 export function noticeForActionFailure(action: ApiActionId, reason: string): DesktopNotice | undefined {
   if (action === 'proxy-start') return { kind: 'proxy-start-failed', title: 'Proxy failed to start', body: reason };
+  if (action === 'proxy-restart') return { kind: 'proxy-start-failed', title: 'Proxy failed to restart', body: reason };
   if (action === 'bridge-start') return { kind: 'bridge-start-failed', title: 'Bridge failed to start', body: reason };
   return undefined;
 }

@@ -20,6 +20,7 @@ import { commandKey } from './tray-profiles.js';
 export const API_ACTIONS: Record<ApiActionId, string> = {
   'proxy-start': '/api/proxy/proxy-start',
   'proxy-stop': '/api/proxy/proxy-stop',
+  'proxy-restart': '/api/proxy/proxy-restart',
   'bridge-start': '/api/bridge/daemon/start',
   'bridge-stop': '/api/bridge/daemon/stop',
   'usage-refresh': '/api/usage/refresh',

@@ -5,7 +5,7 @@ import { profileItems } from './tray-profiles.js';
  * The tray menu as plain data (decisions §7, style habit 8): built by pure functions from the
  * status the API serves, turned into an Electron menu by tray.ts, tested without Electron.
  */
-export type ApiActionId = 'proxy-start' | 'proxy-stop' | 'bridge-start' | 'bridge-stop' | 'usage-refresh';
+export type ApiActionId = 'proxy-start' | 'proxy-stop' | 'proxy-restart' | 'bridge-start' | 'bridge-stop' | 'usage-refresh';
 export type TrayActionId = 'open-window' | ApiActionId | 'quit';
 
 /** A click that carries data (which profile, which preset), sent to the API by the tray controller. */
@@ -72,7 +72,12 @@ function proxyItems(view: TrayView): TrayMenuItem[] {
     failed: `Proxy failed: ${shorten(view.proxyEvent?.message ?? 'see the window for details')}`,
     unknown: 'Proxy status unavailable',
   };
-  return [info(lines[phase]), toggle(phase, 'proxy', 'Proxy')];
+  // Restart (issue 28.7): offered while the proxy runs; during one, nothing else is.
+  const restarting = view.pending.has('proxy-restart');
+  if (restarting) return [info('Proxy restarting…'), toggle(phase, 'proxy', 'Proxy', true), item('Restarting proxy…', 'proxy-restart', false)];
+  const items = [info(lines[phase]), toggle(phase, 'proxy', 'Proxy')];
+  if (phase === 'running') items.push(item('Restart proxy', 'proxy-restart'));
+  return items;
 }
 
 function bridgeItems(view: TrayView): TrayMenuItem[] {
@@ -90,11 +95,11 @@ function bridgeItems(view: TrayView): TrayMenuItem[] {
   return [info(lines[phase]), toggle(phase, 'bridge', 'Bridge')];
 }
 
-/** Start when not running, Stop when running; disabled while a change is under way or unknown. */
-function toggle(phase: ChildPhase, prefix: 'proxy' | 'bridge', name: string): TrayMenuItem {
-  if (phase === 'running') return item(`Stop ${name.toLowerCase()}`, `${prefix}-stop`);
+/** Start when not running, Stop when running; disabled while a change is under way (`busy`) or unknown. */
+function toggle(phase: ChildPhase, prefix: 'proxy' | 'bridge', name: string, busy = false): TrayMenuItem {
+  if (phase === 'running') return item(`Stop ${name.toLowerCase()}`, `${prefix}-stop`, !busy);
   if (phase === 'stopping') return item(`Stop ${name.toLowerCase()}`, `${prefix}-stop`, false);
-  return item(`Start ${name.toLowerCase()}`, `${prefix}-start`, phase === 'stopped' || phase === 'failed');
+  return item(`Start ${name.toLowerCase()}`, `${prefix}-start`, !busy && (phase === 'stopped' || phase === 'failed'));
 }
 
 export function trayTooltip(view: TrayView): string {

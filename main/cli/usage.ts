@@ -15,6 +15,7 @@ import type { UsageParams, UsageService } from '../services/usage/usage-service.
 import { isValidTimeZone, parseCompactDate, systemTimeZone } from '../services/usage/zone-calendar.js';
 import { CliError } from './args.js';
 import { processIo, type CliIo } from './io.js';
+import { DAY_FORMS, defaultUsageZone, parseRelativeDay, relativeDayOf, todayIn, understoodLine } from './relative-date.js';
 import { filesDigest, UsageMemo } from './usage-memo.js';
 import { dailyTable, modelTable, monthlyTable, projectTable, sessionTable } from './usage-reports.js';
 
@@ -28,8 +29,9 @@ Reports (the same figures as the dashboard and /api/usage/*):
   models      per model, costliest first
 
 Options:
-  --since YYYYMMDD   first day (inclusive)
-  --until YYYYMMDD   last day (inclusive)
+  --since DAY        first day (inclusive): YYYYMMDD, today, yesterday, 7d (the last 7 days,
+                     today included), 4w (the last 4 weeks); relative days count in the --tz zone
+  --until DAY        last day (inclusive), the same forms
   --tz ZONE          IANA time zone for days (default usage.timezone, else the system zone)
   --mode MODE        auto (default: a logged costUSD, else the price table), calculate, display
   --json             the API's JSON answer instead of a table
@@ -47,7 +49,11 @@ interface Options {
   report: Report;
   params: UsageParams;
   json: boolean;
+  /** `--since/--until` given as relative days (`7d`), resolved against today once the zone is known. */
+  relative: Partial<Record<DayOption, string>>;
 }
+
+type DayOption = 'since' | 'until';
 
 /**
  * `switchboard usage <report>`: 0 with the report, 1 when the transcripts cannot be read. An
@@ -61,9 +67,10 @@ export async function runUsage(argv: string[], env: NodeJS.ProcessEnv = process.
   }
   const options = parseUsageArgs(argv);
   const paths = createPaths(resolveHomes(env));
+  const now = clock ? clock.now() : Date.now();
+  await resolveRelativeDays(options, paths, now, io);
   const memo = new UsageMemo(paths.usageCliAnswers, paths.usageCache);
   const key = await memoKey(options, paths);
-  const now = clock ? clock.now() : Date.now();
   const kept = await memo.lookup(key, now, () => findTranscripts(usageRoots(paths.agentDir, paths.instancesDir)));
   if (kept !== undefined) {
     io.out(format(options, kept as Answer, width));
@@ -178,22 +185,46 @@ export function parseUsageArgs(argv: readonly string[]): Options {
     if (name in values) throw new CliError(`--${name} given twice`);
     values[name] = value;
   }
-  return { report: report as Report, params: checkParams(values), json };
+  const relative: Options['relative'] = {};
+  return { report: report as Report, params: checkParams(values, relative), json, relative };
 }
 
-function checkParams(v: Record<string, string>): UsageParams {
-  const date = (name: 'since' | 'until') => {
-    if (v[name] === undefined) return null;
-    const day = parseCompactDate(v[name]);
-    if (day === null) throw new CliError(`Invalid date format. Use YYYYMMDD: --${name} ${v[name]}`);
-    return day;
+/** `relative` receives the days given as relative forms; they stay null in the params until resolved. */
+function checkParams(v: Record<string, string>, relative: Options['relative']): UsageParams {
+  const date = (name: DayOption) => {
+    const text = v[name];
+    if (text === undefined) return null;
+    const day = parseCompactDate(text);
+    if (day !== null) return day;
+    if (parseRelativeDay(text) === null) throw new CliError(`Invalid date format. Use ${DAY_FORMS}: --${name} ${text}`);
+    relative[name] = text;
+    return null;
   };
   const since = date('since');
   const until = date('until');
-  if (since !== null && until !== null && since > until) throw new CliError('Invalid date range: --since is after --until');
+  checkRange(since, until);
   if (v.tz !== undefined && !isValidTimeZone(v.tz)) throw new CliError(`Invalid timezone: --tz ${v.tz}`);
   if (v.mode !== undefined && !isCostMode(v.mode)) throw new CliError(`Invalid cost mode: --mode ${v.mode} (expected auto, calculate or display)`);
   return { since, until, ...(v.tz !== undefined ? { tz: v.tz } : {}), ...(v.mode !== undefined && isCostMode(v.mode) ? { mode: v.mode } : {}) };
+}
+
+function checkRange(since: number | null, until: number | null): void {
+  if (since !== null && until !== null && since > until) throw new CliError('Invalid date range: --since is after --until');
+}
+
+/** Turns relative `--since/--until` into days of the usage zone, and says on stderr what they were taken to mean. */
+async function resolveRelativeDays(o: Options, paths: Paths, now: number, io: CliIo): Promise<void> {
+  const given = (Object.keys(o.relative) as DayOption[]).filter((name) => o.relative[name] !== undefined);
+  if (given.length === 0) return;
+  const zone = o.params.tz ?? (await defaultUsageZone(paths.appConfig));
+  const today = todayIn(zone, now);
+  for (const name of given) {
+    const text = o.relative[name]!;
+    const day = relativeDayOf(parseRelativeDay(text)!, today);
+    o.params = { ...o.params, [name]: day };
+    io.err(`switchboard: ${understoodLine(name, day, text, zone)}\n`);
+  }
+  checkRange(o.params.since ?? null, o.params.until ?? null);
 }
 
 /** The terminal's width; COLUMNS when set; unlimited when the output is not a terminal (a pipe, a file). */

@@ -22,6 +22,7 @@ import type {
   errorLogsResponse,
   modelListResponse,
   proxyConfigPutResponse,
+  proxyRestartResponse,
   proxyStartResponse,
   proxyStatusResponse,
   proxyStopResponse,
@@ -117,6 +118,7 @@ type ServerProxyStatus = Body<typeof proxyStatusResponse>;
  */
 export type ProxyStatus = Extract<ServerProxyStatus, { running: true }> | { running: false; state?: string; message?: string };
 export type ProxyStartResult = Body<typeof proxyStartResponse>;
+export type ProxyRestartResult = Body<typeof proxyRestartResponse>;
 export type ProxyStopResult = Body<typeof proxyStopResponse>;
 export type UpdateCheck = Body<typeof updateCheckResponse>;
 export type ProxyModels = Body<typeof modelListResponse>;

@@ -119,7 +119,9 @@ export const api = {
   proxyStatus: () => json<T.ProxyStatus>('GET', '/api/proxy/proxy-status'),
   proxyStart: () => json<T.ProxyStartResult>('POST', '/api/proxy/proxy-start'),
   proxyStop: () => json<T.ProxyStopResult>('POST', '/api/proxy/proxy-stop'),
-  updateCheck: () => json<T.UpdateCheck>('GET', '/api/proxy/update-check'),
+  proxyRestart: () => json<T.ProxyRestartResult>('POST', '/api/proxy/proxy-restart'),
+  /** `force`: "Check again" skips the server's fresh cached answer. */
+  updateCheck: (force = false) => json<T.UpdateCheck>('GET', '/api/proxy/update-check', undefined, force ? { force: 'true' } : undefined),
   proxyModels: () => json<T.ProxyModels>('GET', '/api/proxy/models'),
   errorLogs: () => json<T.ErrorLogList>('GET', '/api/proxy/error-logs'),
   errorLog: (name: string) => text(`/api/proxy/error-logs/${enc(name)}`),

@@ -14,12 +14,22 @@ export const proxyStopResponse = z.union([
   z.object({ stopped: z.literal(false), message: z.string() }),
 ]);
 
+/** `restarted` false: the proxy was not running and has been started (issue 28.7). */
+export const proxyRestartResponse = z.object({ restarted: z.boolean(), port: z.int(), pid: z.int(), updatedProfiles: z.array(z.string()) });
+
 export const updateCheckResponse = z.object({
   hasUpdate: z.boolean(),
   currentVersion: z.string(),
   latestVersion: z.string(),
   fromCache: z.boolean(),
+  /** ms of the feed answer this reflects; null when the feed was never reached (decisions §4, revised). */
+  checkedAt: z.int().nullable(),
+  /** Why this check did not reach the feed. */
+  error: z.string().optional(),
 });
+
+/** `?force=true` ("Check again") skips a fresh cached answer. */
+export const updateCheckQuery = z.object({ force: z.enum(['true', 'false']).optional() });
 
 const modelEntry = z.object({ id: z.string(), object: z.string(), created: z.int(), owned_by: z.string() });
 

@@ -20,11 +20,18 @@ export interface ProxyControlOptions {
   killTree?: KillTree;
   /** Makes sure proxy/config.yaml exists and carries the current tokens (the tokens service). */
   prepareConfig?: () => Promise<void>;
+  /**
+   * A restart found the proxy on another API key than the one it ran with (a hand edit of
+   * config.yaml): the profiles that used the old key follow (the profiles area); answers their names.
+   */
+  onRestartKeyChange?: (oldKey: string, newKey: string) => Promise<string[]>;
 }
 
 export type ProxyStatus = { running: false } | { running: true; port: number; pid: number; sessionCount: number; startedAt: number };
 export interface ProxyStartResult { started: boolean; alreadyRunning: boolean; port: number }
 export type ProxyStopResult = { stopped: true; pid: number; sessionCount: number } | { stopped: false; message: string };
+/** `restarted` false: it was not running, and was started. */
+export interface ProxyRestartResult { restarted: boolean; port: number; pid: number; updatedProfiles: string[] }
 
 /** What the running proxy was started (or adopted) with: where to reach it and with which keys. */
 interface RunningView {
@@ -45,6 +52,8 @@ export class ProxyControl {
   private readonly supervisor: ProcessSupervisor;
   private view: RunningView = { host: DEFAULT_PROXY_HOST, engine: 'builtin' };
   private next: Promise<Parameters<typeof proxyLaunchSpec>> | undefined;
+  /** Restarts run one after another: a second request restarts again, with what is current then. */
+  private restarts: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -102,6 +111,37 @@ export class ProxyControl {
     const r = await this.supervisor.stop();
     if (!r.stopped || r.pid === undefined) return { stopped: false, message: r.cancelledStart ? START_CANCELLED_MESSAGE : NOT_RUNNING_MESSAGE };
     return { stopped: true, pid: r.pid, sessionCount };
+  }
+
+  /**
+   * Stop (when running or starting) then start, so a changed key, secret or config takes effect
+   * (issue 28.7). Profiles that used the key the proxy ran with follow a new key, if no token
+   * change has moved them already.
+   */
+  restart(): Promise<ProxyRestartResult> {
+    const run = this.restarts.then(() => this.restartNow());
+    this.restarts = run.catch(() => undefined);
+    return run;
+  }
+
+  private async restartNow(): Promise<ProxyRestartResult> {
+    const state = this.supervisor.status().state;
+    const ranWith = state === 'running' ? this.view.apiKey : undefined;
+    const stopped = state === 'stopped' || state === 'failed' ? null : await this.stop();
+    const { port } = await this.start();
+    const pid = this.supervisor.status().pid ?? 0;
+    const key = this.view.apiKey;
+    const updatedProfiles = ranWith && key && ranWith !== key ? await this.followKey(ranWith, key) : [];
+    return { restarted: stopped?.stopped === true, port, pid, updatedProfiles };
+  }
+
+  private async followKey(oldKey: string, newKey: string): Promise<string[]> {
+    try {
+      return (await this.options.onRestartKeyChange?.(oldKey, newKey)) ?? [];
+    } catch (err) {
+      this.ctx.logger.warn(`profiles not updated after the proxy restart: ${errorMessage(err)}`);
+      return [];
+    }
   }
 
   /** At app start: take over a proxy a previous run left running (decisions §4). */

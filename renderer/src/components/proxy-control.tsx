@@ -24,6 +24,8 @@ export function ProxyControl(props: { compact?: boolean }) {
   const now = useNow(props.compact ? 60_000 : 1000);
   const start = useAction(api.proxyStart);
   const stop = useAction(api.proxyStop);
+  const restart = useAction(api.proxyRestart);
+  const busy = start.busy || stop.busy || restart.busy;
   const s = status.data;
   // Status only says "not running"; the event stream also says why (crash, failed start).
   const [failure, setFailure] = useState<string | null>(null);
@@ -39,12 +41,22 @@ export function ProxyControl(props: { compact?: boolean }) {
   const onStart = async () => {
     setFailure(null);
     stop.clear();
+    restart.clear();
     await start.run();
     await status.reload();
   };
   const onStop = async () => {
     start.clear();
+    restart.clear();
     await stop.run();
+    await status.reload();
+  };
+  // Issue 28.7: picks up a changed key, secret or config.yaml; the tray offers the same.
+  const onRestart = async () => {
+    setFailure(null);
+    start.clear();
+    stop.clear();
+    await restart.run();
     await status.reload();
   };
 
@@ -75,11 +87,14 @@ export function ProxyControl(props: { compact?: boolean }) {
         <p class="muted">{'message' in s && s.message ? s.message : 'The proxy is not running.'}</p>
       ) : null}
       <div class="actions">
-        <button type="button" class="btn btn-primary" onClick={onStart} disabled={start.busy || stop.busy || s?.running === true}>
+        <button type="button" class="btn btn-primary" onClick={onStart} disabled={busy || s?.running === true}>
           {start.busy ? 'Starting…' : 'Start proxy'}
         </button>
-        <button type="button" class="btn" onClick={onStop} disabled={start.busy || stop.busy || s?.running === false}>
+        <button type="button" class="btn" onClick={onStop} disabled={busy || s?.running === false}>
           {stop.busy ? 'Stopping…' : 'Stop proxy'}
+        </button>
+        <button type="button" class="btn" onClick={onRestart} disabled={busy || s?.running !== true}>
+          {restart.busy ? 'Restarting…' : 'Restart'}
         </button>
       </div>
       {failure ? (
@@ -89,6 +104,12 @@ export function ProxyControl(props: { compact?: boolean }) {
       ) : null}
       <ErrorNotice error={start.error} context="Start" onDismiss={start.clear} />
       <ErrorNotice error={stop.error} context="Stop" onDismiss={stop.clear} />
+      <ErrorNotice error={restart.error} context="Restart" onDismiss={restart.clear} />
+      {restart.result ? (
+        <Notice tone="success" onDismiss={restart.clear}>
+          {restart.result.restarted ? `Restarted on port ${restart.result.port} (PID ${restart.result.pid}).` : `Started on port ${restart.result.port}.`}
+        </Notice>
+      ) : null}
       {start.result ? (
         <Notice tone="success" onDismiss={start.clear}>
           {start.result.alreadyRunning ? `Already running on port ${start.result.port}.` : `Started on port ${start.result.port}.`}

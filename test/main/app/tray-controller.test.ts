@@ -140,6 +140,35 @@ describe('TrayController', () => {
     expect(t.notices).toEqual([]);
   });
 
+  it('Restart proxy posts to the restart route, shows "restarting" meanwhile, then the running proxy (issue 28.7)', async () => {
+    const t = await setup();
+    t.source.status = { ...STOPPED, proxy: { running: true, port: 8317, sessionCount: 0 } };
+    await t.controller.start();
+    expect(t.last().slice(2, 5)).toEqual(['Proxy running on port 8317 · 0 sessions (disabled)', 'Stop proxy', 'Restart proxy']);
+    const answer = deferred();
+    api.set('POST /api/proxy/proxy-restart', { status: 200, body: { restarted: true, port: 8317, pid: 42, updatedProfiles: [] }, delay: answer.promise });
+    const done = t.controller.perform('proxy-restart');
+    expect(t.last().slice(2, 5)).toEqual(['Proxy restarting… (disabled)', 'Stop proxy (disabled)', 'Restarting proxy… (disabled)']);
+    answer.resolve();
+    await done;
+    expect(api.requests).toContain('POST /api/proxy/proxy-restart');
+    expect(t.last().slice(2, 5)).toEqual(['Proxy running on port 8317 · 0 sessions (disabled)', 'Stop proxy', 'Restart proxy']);
+    expect(t.notices).toEqual([]);
+  });
+
+  it('a refused restart is one notice, even when the failure event follows', async () => {
+    const t = await setup();
+    t.source.status = { ...STOPPED, proxy: { running: true, port: 8317, sessionCount: 0 } };
+    await t.controller.start();
+    t.source.status = STOPPED;
+    api.set('POST /api/proxy/proxy-restart', { status: 500, body: { error: 'Failed to start proxy', message: 'port 8317 is already in use by another process' } });
+    await t.controller.perform('proxy-restart');
+    t.events.emit('proxy-state', { state: 'failed', running: false, message: 'port 8317 is already in use by another process' });
+    expect(t.notices).toEqual([
+      { kind: 'proxy-start-failed', title: 'Proxy failed to restart', body: 'Failed to start proxy: port 8317 is already in use by another process' },
+    ]);
+  });
+
   it.each([
     ['proxy-stop', 'POST /api/proxy/proxy-stop'],
     ['bridge-start', 'POST /api/bridge/daemon/start'],

@@ -37,6 +37,7 @@ describe('buildTrayMenu', () => {
       '---',
       'Proxy running on port 8317 · 2 sessions (disabled)',
       'Stop proxy [proxy-stop]',
+      'Restart proxy [proxy-restart]',
       '---',
       'Today: $1.23 (disabled)',
       'No anomalies (disabled)',
@@ -70,6 +71,25 @@ describe('buildTrayMenu', () => {
   it('a running status wins over an older failure event', () => {
     const menu = picture(buildTrayMenu(view({ proxy: { running: true, port: 8317, sessionCount: 0 } }, { proxyEvent: { state: 'failed' } })));
     expect(menu.slice(2, 4)).toEqual(['Proxy running on port 8317 · 0 sessions (disabled)', 'Stop proxy [proxy-stop]']);
+  });
+
+  it('Restart proxy is offered only while the proxy runs (issue 28.7)', () => {
+    const running = picture(buildTrayMenu(view({ proxy: { running: true, port: 8317, sessionCount: 0 } })));
+    expect(running.slice(2, 5)).toEqual(['Proxy running on port 8317 · 0 sessions (disabled)', 'Stop proxy [proxy-stop]', 'Restart proxy [proxy-restart]']);
+    for (const v of [view(), view({}, { proxyEvent: { state: 'failed' } }), view({ proxy: null }), view({}, { pending: new Set<ApiActionId>(['proxy-start']) })]) {
+      expect(picture(buildTrayMenu(v)).filter((l) => l.includes('proxy-restart'))).toEqual([]);
+    }
+  });
+
+  it('while a restart is pending: "restarting", and neither stop, start nor another restart can be clicked', () => {
+    const pending = new Set<ApiActionId>(['proxy-restart']);
+    // Mid-restart the status may say stopped, starting or running: the line stays one.
+    for (const proxy of [{ running: true, port: 8317, sessionCount: 0 }, { running: false }] as const) {
+      const menu = picture(buildTrayMenu(view({ proxy }, { pending })));
+      expect(menu[2]).toBe('Proxy restarting… (disabled)');
+      expect(menu[3]).toMatch(/^(Stop|Start) proxy \[proxy-(stop|start)\] \(disabled\)$/);
+      expect(menu[4]).toBe('Restarting proxy… [proxy-restart] (disabled)');
+    }
   });
 
   it('while a start is pending the toggle is disabled', () => {

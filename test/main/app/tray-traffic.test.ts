@@ -30,9 +30,10 @@ const picture = (items: TrayMenuItem[]) =>
 
 describe('tray menu: traffic lines', () => {
   it('requests per minute, error rate and the last error follow the proxy items', () => {
-    expect(picture(buildTrayMenu(view({ traffic: traffic() }))).slice(2, 6)).toEqual([
+    expect(picture(buildTrayMenu(view({ traffic: traffic() }))).slice(2, 7)).toEqual([
       'Proxy running on port 8317 · 0 sessions (disabled)',
       'Stop proxy [proxy-stop]',
+      'Restart proxy [proxy-restart]',
       'Requests: 4.2/min · 5% errors (1 h) (disabled)',
       'Last error: 502 gpt-4o at 14:03 · upstream connection refused (disabled)',
     ]);
@@ -40,24 +41,24 @@ describe('tray menu: traffic lines', () => {
 
   it('no last error: only the requests line', () => {
     const menu = picture(buildTrayMenu(view({ traffic: traffic({ lastError: null }) })));
-    expect(menu[4]).toBe('Requests: 4.2/min · 5% errors (1 h) (disabled)');
-    expect(menu[5]).toBe('---');
+    expect(menu[5]).toBe('Requests: 4.2/min · 5% errors (1 h) (disabled)');
+    expect(menu[6]).toBe('---');
   });
 
   it('an idle hour says so instead of 0 % errors', () => {
-    expect(picture(buildTrayMenu(view({ traffic: traffic({ requestsPerMinute: 0, errorRate: null, lastError: null }) })))[4]).toBe(
+    expect(picture(buildTrayMenu(view({ traffic: traffic({ requestsPerMinute: 0, errorRate: null, lastError: null }) })))[5]).toBe(
       'Requests: none in the last hour (disabled)',
     );
   });
 
   it('unreadable stats say "unavailable"; a status read without traffic adds nothing', () => {
-    expect(picture(buildTrayMenu(view({ traffic: null })))[4]).toBe('Requests unavailable (disabled)');
-    expect(picture(buildTrayMenu(view({})))[4]).toBe('---');
+    expect(picture(buildTrayMenu(view({ traffic: null })))[5]).toBe('Requests unavailable (disabled)');
+    expect(picture(buildTrayMenu(view({})))[5]).toBe('---');
   });
 
   it('a long error text is cut to one short line', () => {
     const long = traffic({ lastError: { status: 500, model: 'claude-sonnet-4-5', message: `boom ${'x'.repeat(200)}\nsecond line`, at: '09:00' } });
-    const line = picture(buildTrayMenu(view({ traffic: long })))[5]!;
+    const line = picture(buildTrayMenu(view({ traffic: long })))[6]!;
     expect(line.replace(' (disabled)', '').length).toBeLessThanOrEqual(70);
     expect(line).toMatch(/^Last error: 500 claude-sonnet-4-5 at 09:00 · boom x+…/);
   });

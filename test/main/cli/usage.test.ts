@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CliError } from '../../../main/cli/args.js';
 import { parseUsageArgs, runUsage } from '../../../main/cli/usage.js';
+import { ManualClock } from '../../../main/infra/clock.js';
 import { nodeEntry } from '../../../main/infra/node-entry.js';
 import { assistantLine } from '../../fixtures/usage/lines.js';
 import { makeTempDir } from '../../helpers/temp-dir.js';
@@ -114,10 +115,40 @@ describe('switchboard usage (child process)', () => {
     }
   }, 90_000);
 
+  it('--since/--until take relative days, counted in the usage zone, and say on stderr what they took them for', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 1, 10, 12));
+    const ask = async (args: string[], runEnv = env) => {
+      let out = '';
+      let err = '';
+      expect(await runUsage(['daily', '--json', ...args], runEnv, { out: (t) => void (out += t), err: (t) => void (err += t) }, 200, clock)).toBe(0);
+      return { dates: (JSON.parse(out) as { daily: Array<{ date: string }> }).daily.map((d) => d.date), err };
+    };
+    expect(await ask(['--since', '2d', '--until', '20260209', '--tz', 'UTC'])).toEqual({ dates: ['2026-02-09'], err: 'switchboard: since 2026-02-09 (2d, UTC)\n' });
+    expect(await ask(['--since=5w', '--until', 'yesterday', '--tz', 'UTC'])).toEqual({
+      dates: ['2026-01-07', '2026-01-08', '2026-02-09'],
+      err: 'switchboard: since 2026-01-07 (5w, UTC)\nswitchboard: until 2026-02-09 (yesterday, UTC)\n',
+    });
+    // No --tz: usage.timezone from config.yaml, as the report itself counts days.
+    const home = path.join(dir, 'tokyo-home');
+    await fs.mkdir(home, { recursive: true });
+    await fs.writeFile(path.join(home, 'config.yaml'), 'usage:\n  timezone: Asia/Tokyo\n');
+    clock.set(Date.UTC(2026, 1, 9, 23, 45));
+    expect(await ask(['--since', 'today'], { ...env, SWITCHBOARD_HOME: home })).toEqual({ dates: ['2026-02-10'], err: 'switchboard: since 2026-02-10 (today, Asia/Tokyo)\n' });
+  }, 90_000);
+
+  it('relative days that cross are refused as a range, with the usage error', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 1, 10, 12));
+    await expect(runUsage(['daily', '--since', 'today', '--until', '3d', '--tz', 'UTC'], env, { out: () => undefined, err: () => undefined }, 200, clock)).rejects.toThrow(
+      /Invalid date range: --since is after --until/,
+    );
+  });
+
   const badArgs: Array<[string[], RegExp]> = [
     [['weekly'], /unknown usage report 'weekly'/],
-    [['daily', '--since', '2026-01-01'], /Invalid date format\. Use YYYYMMDD: --since 2026-01-01/],
+    [['daily', '--since', '2026-01-01'], /Invalid date format\. Use YYYYMMDD, today, yesterday, Nd \(last N days\) or Nw \(last N weeks\): --since 2026-01-01/],
     [['daily', '--since', '20260230'], /Invalid date format/],
+    [['daily', '--since', '1m'], /Invalid date format. Use YYYYMMDD, today, yesterday, Nd \(last N days\) or Nw \(last N weeks\): --since 1m/],
+    [['daily', '--until', '0d'], /Invalid date format.*--until 0d/],
     [['daily', '--since', '20260110', '--until', '20260101'], /Invalid date range/],
     [['daily', '--tz', 'Mars/Base'], /Invalid timezone: --tz Mars\/Base/],
     [['daily', '--mode', 'cheap'], /Invalid cost mode: --mode cheap/],
@@ -132,7 +163,7 @@ describe('switchboard usage (child process)', () => {
   });
 
   it('a usage error exits 2 with its message on stderr and nothing on stdout (child process)', async () => {
-    for (const [args, message] of [badArgs[0]!, badArgs[4]!]) {
+    for (const [args, message] of [badArgs[0]!, badArgs[6]!]) {
       const { code, stderr, stdout } = await usage(args);
       expect(code).toBe(2);
       expect(stdout).toBe('');

@@ -1,10 +1,11 @@
 import { useState } from 'preact/hooks';
 import { api } from '../../api.js';
-import type { Tokens, TokenWriteResult } from '../../api-types.js';
+import type { ProxyRestartResult, Tokens, TokenWriteResult } from '../../api-types.js';
 import { CopyButton } from '../../components/copy-button.js';
 import { ConfirmDialog } from '../../components/dialog.js';
 import { Field } from '../../components/field.js';
 import { ErrorNotice, Loading, Notice } from '../../components/notice.js';
+import { RestartProxyButton } from '../../components/restart-proxy-button.js';
 import { SecretInput } from '../../components/secret-input.js';
 import { UpdatedProfiles } from '../../components/updated-profiles.js';
 import { useAction } from '../../lib/use-action.js';
@@ -173,33 +174,23 @@ function SetTokensForm(props: { busy: boolean; onSubmit: (body: { apiKey?: strin
   );
 }
 
-/** After any token change: the proxy only picks it up on restart, so offer that right here. */
+/** After any token change: the proxy only picks it up on restart, so offer that right here (issue 28.7). */
 function RestartBanner(props: { result: TokenWriteResult; onDone: () => void }) {
-  const restart = useAction(async () => {
-    await api.proxyStop();
-    return api.proxyStart();
-  });
-  if (restart.result) {
+  const [restarted, setRestarted] = useState<ProxyRestartResult | null>(null);
+  if (restarted) {
     return (
       <Notice tone="success" title="Proxy restarted" onDismiss={props.onDone}>
-        The new tokens are in effect on port {restart.result.port}.
+        <span data-testid="restart-result">The new tokens are in effect on port {restarted.port}.</span>
+        {restarted.updatedProfiles.length > 0 ? <UpdatedProfiles names={restarted.updatedProfiles} what="API key" /> : null}
       </Notice>
     );
   }
+  const running = props.result.restartRequired;
   return (
-    <Notice tone={props.result.restartRequired ? 'warning' : 'success'} title={props.result.restartRequired ? 'Restart required' : 'Tokens saved'} onDismiss={props.onDone}>
+    <Notice tone={running ? 'warning' : 'success'} title={running ? 'Restart required' : 'Tokens saved'} onDismiss={props.onDone}>
       <span data-testid="token-message">{props.result.message}</span>
+      {running ? <RestartProxyButton onRestarted={setRestarted} /> : <span class="muted"> The proxy is stopped: its next start uses the new tokens.</span>}
       <UpdatedProfiles names={'updatedProfiles' in props.result ? props.result.updatedProfiles : undefined} what="API key" />
-      {props.result.restartRequired ? (
-        <>
-          {' '}
-          <button type="button" class="btn btn-small" onClick={() => void restart.run()} disabled={restart.busy}>
-            {restart.busy ? 'Restarting…' : 'Restart proxy now'}
-          </button>
-        </>
-      ) : null}
-      <ErrorNotice error={restart.error} context="Restart" />
     </Notice>
   );
 }
-

@@ -3,6 +3,7 @@ import { parseDocument } from 'yaml';
 import { api, ApiError } from '../../api.js';
 import { CodeEditor, lineOf, type EditorProblem } from '../../components/code-editor.js';
 import { ErrorNotice, Loading, Notice } from '../../components/notice.js';
+import { RestartProxyButton } from '../../components/restart-proxy-button.js';
 import { UpdatedProfiles } from '../../components/updated-profiles.js';
 import { useAction } from '../../lib/use-action.js';
 import { useResource } from '../../lib/use-resource.js';
@@ -87,6 +88,7 @@ export function YamlPanel() {
       {save.result ? (
         <Notice tone="success" onDismiss={save.clear}>
           Saved to <code>{save.result.path}</code>. Restart the proxy to apply it.
+          <RestartProxyButton />
           <UpdatedProfiles names={save.result.updatedProfiles} what="proxy port" />
         </Notice>
       ) : null}

@@ -122,7 +122,7 @@ describe('external binary mode (proxy.binary_path)', () => {
     expect(models.byCategory.other).toEqual([{ id: 'mystery-model', object: 'model', created: 0, owned_by: 'other' }]);
 
     const update = (await app.json('GET', '/api/proxy/update-check')).body;
-    expect(update).toEqual({ hasUpdate: false, currentVersion: '6.9.8-0', latestVersion: '6.9.8-0', fromCache: false });
+    expect(update).toEqual({ hasUpdate: false, currentVersion: '6.9.8-0', latestVersion: '6.9.8-0', fromCache: false, checkedAt: null, error: expect.any(String) });
 
     expect((await app.json('POST', '/api/proxy/proxy-stop')).body).toEqual({ stopped: true, pid: status.pid, sessionCount: 0 });
     expect(isProcessAlive(status.pid)).toBe(false);

@@ -8,8 +8,19 @@ import { makeTempDir } from '../../../../helpers/temp-dir.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;
+const opened: RequestLog[] = [];
 beforeEach(async () => ({ dir, cleanup } = await makeTempDir('sb-reqlog-')));
-afterEach(() => cleanup());
+// A log's flush is timed: one still pending when the folder goes would make it again (issue 28.8).
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((log) => log.closeFileWhenDrained()));
+  await cleanup();
+});
+
+function open(...args: ConstructorParameters<typeof RequestLog>): RequestLog {
+  const log = new RequestLog(...args);
+  opened.push(log);
+  return log;
+}
 
 function entry(log: RequestLog, over: Partial<RequestLogEntry> = {}): RequestLogEntry {
   return {
@@ -38,7 +49,7 @@ const all = { limit: 1000 };
 
 describe('RequestLog ring', () => {
   it('keeps the newest `capacity` entries, newest first, and says when it dropped some', async () => {
-    const log = new RequestLog(dir, silentLogger, 0, { capacity: 3, maxFileBytes: 1 << 20 });
+    const log = open(dir, silentLogger, 0, { capacity: 3, maxFileBytes: 1 << 20 });
     for (let i = 0; i < 2; i++) log.add(entry(log));
     expect(log.query(all).wrapped).toBe(false);
     for (let i = 0; i < 3; i++) log.add(entry(log));
@@ -53,7 +64,7 @@ describe('RequestLog ring', () => {
   });
 
   it('remembers the last error and counts errors per minute, not client aborts', () => {
-    const log = new RequestLog(dir, silentLogger, 0, { capacity: 10, maxFileBytes: 1 << 20 });
+    const log = open(dir, silentLogger, 0, { capacity: 10, maxFileBytes: 1 << 20 });
     const t = 1_767_225_600_000;
     log.add(entry(log, { time: t, status: 500, outcome: 'error' }));
     log.add(entry(log, { time: t + 1, status: 200, outcome: 'stream_error' }));
@@ -69,7 +80,7 @@ describe('RequestLog ring', () => {
   });
 
   it('hands every new entry and its JSON line to subscribers until they unsubscribe, and ends them on close', () => {
-    const log = new RequestLog(dir, silentLogger, 0, { capacity: 10, maxFileBytes: 1 << 20 });
+    const log = open(dir, silentLogger, 0, { capacity: 10, maxFileBytes: 1 << 20 });
     const seen: string[] = [];
     let ended = 0;
     const off = log.subscribe({ entry: (e, line) => seen.push(`${e.id} ${JSON.parse(line).id}`), end: () => ended++ });
@@ -85,8 +96,8 @@ describe('RequestLog ring', () => {
 
 describe('RequestLog file', () => {
   it('rotates requests.jsonl to requests.1.jsonl at the size cap, keeping one generation, mode 0600', async () => {
-    const log = new RequestLog(dir, silentLogger, 0, { capacity: 100, maxFileBytes: 1500 });
-    const lineBytes = JSON.stringify(entry(new RequestLog(dir, silentLogger, 0))).length + 1;
+    const log = open(dir, silentLogger, 0, { capacity: 100, maxFileBytes: 1500 });
+    const lineBytes = JSON.stringify(entry(open(dir, silentLogger, 0))).length + 1;
     const perFile = Math.floor(1500 / lineBytes);
     for (let i = 0; i < perFile * 3 + 1; i++) {
       log.add(entry(log));
@@ -105,7 +116,7 @@ describe('RequestLog file', () => {
 
   it('appends to a file an earlier engine left, counting its size toward the cap', async () => {
     await fs.writeFile(path.join(dir, 'requests.jsonl'), 'x'.repeat(1400) + '\n');
-    const log = new RequestLog(dir, silentLogger, 0, { capacity: 10, maxFileBytes: 1500 });
+    const log = open(dir, silentLogger, 0, { capacity: 10, maxFileBytes: 1500 });
     log.add(entry(log));
     await log.drained();
     expect((await fs.readFile(path.join(dir, 'requests.1.jsonl'), 'utf8')).startsWith('xxx')).toBe(true);
@@ -113,14 +124,14 @@ describe('RequestLog file', () => {
   });
 
   it('batches many entries of one turn into one write', async () => {
-    const log = new RequestLog(dir, silentLogger, 0, { capacity: 1000, maxFileBytes: 1 << 20 });
+    const log = open(dir, silentLogger, 0, { capacity: 1000, maxFileBytes: 1 << 20 });
     for (let i = 0; i < 500; i++) log.add(entry(log));
     await log.drained();
     expect((await fs.readFile(path.join(dir, 'requests.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(500);
   });
 
   it('holds lines for the flush delay, across event-loop turns, and writes them in one append', async () => {
-    const log = new RequestLog(dir, silentLogger, 0, { capacity: 100, maxFileBytes: 1 << 20, flushDelayMs: 60_000 });
+    const log = open(dir, silentLogger, 0, { capacity: 100, maxFileBytes: 1 << 20, flushDelayMs: 60_000 });
     for (let i = 0; i < 3; i++) {
       log.add(entry(log));
       await new Promise((resolve) => setImmediate(resolve));
@@ -133,7 +144,7 @@ describe('RequestLog file', () => {
   });
 
   it('writes on its own once the delay has passed, without anyone draining it', async () => {
-    const log = new RequestLog(dir, silentLogger, 0, { capacity: 100, maxFileBytes: 1 << 20, flushDelayMs: 20 });
+    const log = open(dir, silentLogger, 0, { capacity: 100, maxFileBytes: 1 << 20, flushDelayMs: 20 });
     log.add(entry(log));
     await vi.waitFor(async () => expect(await fs.readFile(path.join(dir, 'requests.jsonl'), 'utf8')).toContain('"0-1"'), { timeout: 10_000, interval: 20 });
     log.add(entry(log));
@@ -144,7 +155,7 @@ describe('RequestLog file', () => {
   it('keeps working in memory when the directory cannot be written', async () => {
     await fs.writeFile(path.join(dir, 'file'), '');
     const warnings: string[] = [];
-    const log = new RequestLog(path.join(dir, 'file', 'logs'), { ...silentLogger, warn: (m: string) => warnings.push(m) }, 0, { capacity: 10, maxFileBytes: 1 << 20 });
+    const log = open(path.join(dir, 'file', 'logs'), { ...silentLogger, warn: (m: string) => warnings.push(m) }, 0, { capacity: 10, maxFileBytes: 1 << 20 });
     log.add(entry(log));
     await log.drained();
     log.add(entry(log));
