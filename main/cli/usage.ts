@@ -15,6 +15,7 @@ import type { UsageParams, UsageService } from '../services/usage/usage-service.
 import { isValidTimeZone, parseCompactDate, systemTimeZone } from '../services/usage/zone-calendar.js';
 import { CliError } from './args.js';
 import { processIo, type CliIo } from './io.js';
+import { terminalIo, terminalJson } from './terminal-text.js';
 import { filesDigest, UsageMemo } from './usage-memo.js';
 import { dailyTable, modelTable, monthlyTable, projectTable, sessionTable } from './usage-reports.js';
 
@@ -55,6 +56,7 @@ interface Options {
  * (cli/usage-memo.ts); otherwise the disk cache is loaded, brought up to date, and the answer kept.
  */
 export async function runUsage(argv: string[], env: NodeJS.ProcessEnv = process.env, io: CliIo = processIo, width = terminalWidth(env), clock?: Clock): Promise<number> {
+  io = terminalIo(io); // transcripts' text reaches the terminal only escaped (terminal-text.ts)
   if (argv.length === 0 || argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') {
     io.out(USAGE_USAGE);
     return 0;
@@ -150,7 +152,7 @@ async function compute(service: UsageService, o: Options): Promise<Answer> {
 }
 
 function format(o: Options, answer: Answer, width: number): string {
-  if (o.json) return JSON.stringify(answer, null, 2) + '\n';
+  if (o.json) return terminalJson(answer);
   if ('daily' in answer) return dailyTable(answer.daily, width);
   if ('monthly' in answer) return monthlyTable(answer.monthly, width);
   if ('sessions' in answer) return sessionTable(answer.sessions, width);
