@@ -1,6 +1,6 @@
 import type { BridgeModelList } from '../services/bridge/model-list.js';
 import type { BridgeStatus } from '../services/bridge/bridge-service.js';
-import { escapeControls as shown } from './terminal-text.js';
+import { escapeControls as shown } from '../infra/terminal-text.js';
 
 const yesNo = (v: boolean) => (v ? 'yes' : 'no');
 

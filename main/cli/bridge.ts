@@ -9,8 +9,7 @@ import { BridgeError } from '../services/bridge/errors.js';
 import { AppEvents } from '../services/events.js';
 import { CliError } from './args.js';
 import { formatModels, formatStatus } from './bridge-format.js';
-import { processIo, type CliIo } from './io.js';
-import { terminalIo } from './terminal-text.js';
+import { processIo, terminalIo, type CliIo } from './io.js';
 
 export const BRIDGE_USAGE = `Usage: switchboard bridge <command>   (deprecated, beta)
 

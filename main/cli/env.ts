@@ -1,7 +1,7 @@
 import { launchEnv } from '../services/profiles/launch-env.js';
 import { CliError } from './args.js';
 import { processIo, type CliIo } from './io.js';
-import { escapeControls } from './terminal-text.js';
+import { escapeControls } from '../infra/terminal-text.js';
 import { parseProfileArgs } from './profile-args.js';
 import { ProfileSource } from './profile-source.js';
 import { defaultShell, evalHint, exportLines, SHELLS, type Shell } from './shell-export.js';

@@ -1,7 +1,7 @@
 import { appVersion } from '../infra/app-version.js';
 import { CliError } from './args.js';
 import { hasOwnFlag } from './profile-args.js';
-import { terminalText } from './terminal-text.js';
+import { terminalText } from '../infra/terminal-text.js';
 
 const USAGE = `Usage: switchboard <command> [options]
 

@@ -1,5 +1,5 @@
 import { main } from './index.js';
-import { terminalText } from './terminal-text.js';
+import { terminalText } from '../infra/terminal-text.js';
 
 // Entry used when running from sources (tests spawn this through tsx).
 main(process.argv.slice(2)).then(

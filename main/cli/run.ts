@@ -4,7 +4,7 @@ import { findExecutable } from '../infra/find-executable.js';
 import { agentEnv, BASE_URL_KEYS, launchEnv } from '../services/profiles/launch-env.js';
 import { CliError } from './args.js';
 import { processIo, type CliIo } from './io.js';
-import { terminalText } from './terminal-text.js';
+import { terminalText } from '../infra/terminal-text.js';
 import { parseProfileArgs } from './profile-args.js';
 import { ProfileSource } from './profile-source.js';
 

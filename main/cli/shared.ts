@@ -2,8 +2,7 @@ import { createPaths, resolveHomes } from '../infra/paths.js';
 import type { LinkOutcome } from '../services/shared/link.js';
 import { SharedService } from '../services/shared/service.js';
 import { CliError } from './args.js';
-import { processIo, type CliIo } from './io.js';
-import { terminalIo } from './terminal-text.js';
+import { processIo, terminalIo, type CliIo } from './io.js';
 
 export const SHARED_USAGE = `Usage: switchboard shared <command>
 

@@ -6,7 +6,7 @@
  * Cells come from transcripts: their control characters are escaped first (terminal-text.ts),
  * widths are measured on the escaped text, and a cut never splits an escape.
  */
-import { displayUnits } from './terminal-text.js';
+import { displayUnits } from '../infra/terminal-text.js';
 
 export interface TextColumn {
   header: string;

@@ -14,8 +14,8 @@ import type { SessionEntry } from '../services/usage/sessions.js';
 import type { UsageParams, UsageService } from '../services/usage/usage-service.js';
 import { isValidTimeZone, parseCompactDate, systemTimeZone } from '../services/usage/zone-calendar.js';
 import { CliError } from './args.js';
-import { processIo, type CliIo } from './io.js';
-import { terminalIo, terminalJson } from './terminal-text.js';
+import { processIo, terminalIo, type CliIo } from './io.js';
+import { terminalJson } from '../infra/terminal-text.js';
 import { filesDigest, UsageMemo } from './usage-memo.js';
 import { dailyTable, modelTable, monthlyTable, projectTable, sessionTable } from './usage-reports.js';
 

@@ -1,8 +1,8 @@
 import { SettingsError } from '../services/settings/errors.js';
 import { CliError } from './args.js';
-import { processIo, type CliIo } from './io.js';
+import { processIo, terminalIo, type CliIo } from './io.js';
 import { ProfileSource } from './profile-source.js';
-import { escapeControls as shown, terminalIo } from './terminal-text.js';
+import { escapeControls as shown } from '../infra/terminal-text.js';
 
 export const USE_USAGE = `Usage: switchboard use [profile]
 

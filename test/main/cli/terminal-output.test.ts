@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { formatModels } from '../../../main/cli/bridge-format.js';
 import { main } from '../../../main/cli/index.js';
 import type { CliIo } from '../../../main/cli/io.js';
-import { escapeControls, terminalJson, terminalText } from '../../../main/cli/terminal-text.js';
+import { escapeControls, terminalJson, terminalText } from '../../../main/infra/terminal-text.js';
 import { formatTable } from '../../../main/cli/usage-table.js';
 import { runUsage } from '../../../main/cli/usage.js';
 import { runUse } from '../../../main/cli/use.js';

@@ -1,5 +1,3 @@
-import type { CliIo } from './io.js';
-
 /**
  * Text from outside (transcripts, upstream model lists, profiles, error messages that quote a
  * file or an answer) shown in a terminal with its control characters made visible, so it can
@@ -55,9 +53,4 @@ export function displayWidth(text: string): number {
  */
 export function terminalJson(value: unknown): string {
   return JSON.stringify(value, null, 2).replace(/[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`) + '\n';
-}
-
-/** Every write of a command through terminalText, whatever `io` the caller passed (tests pass theirs). */
-export function terminalIo(io: CliIo): CliIo {
-  return { out: (text) => io.out(terminalText(text)), err: (text) => io.err(terminalText(text)) };
 }
