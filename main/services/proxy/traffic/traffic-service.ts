@@ -60,7 +60,7 @@ export class TrafficService {
     const live = await this.fromEngine<RequestStats & { refusedNumbers?: number }>(REQUEST_STATS_ROUTE);
     if (live) {
       const stats = requestStats(live.perMinute, now, live.lastError && this.pricer.price(live.lastError));
-      return { ...stats, refusedNumbers: live.refusedNumbers ?? 0, skippedLines: 0 };
+      return { ...stats, refusedNumbers: live.refusedNumbers ?? null, skippedLines: 0 }; // null: an engine too old to count
     }
     const minutes = new MinuteCounter();
     let lastError: RequestLogEntry | null = null;
