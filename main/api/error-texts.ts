@@ -12,6 +12,7 @@ export const E = {
   forbiddenHost: 'Forbidden host',
   crossOrigin: 'Cross-origin request refused',
   internal: 'Internal server error',
+  tooManyEventStreams: 'Too many event streams',
   // answered for Node's HTTP parser (api/client-errors.ts)
   badRequest: 'Bad request',
   headersTooLarge: 'Request header fields too large',

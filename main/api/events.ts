@@ -1,35 +1,44 @@
 import { Router, type Request, type Response } from 'express';
-import type { AppEventName, AppEvents } from '../services/events.js';
+import type { AppEventName } from '../services/events.js';
+import { E } from './error-texts.js';
+import { ApiError } from './errors.js';
+import { EventHub, type EventHubLimits } from './event-hub.js';
 import { routeOn } from './route.js';
 import type { RouterDeps } from './routers.js';
 
 /** The events `/api/events` forwards, in the names the window and other local clients listen for. */
 export const STREAMED_EVENTS: readonly AppEventName[] = ['proxy-state', 'proxy-request', 'bridge-state', 'usage-refreshed', 'anomaly', 'config-changed', 'profiles'];
 
-export interface EventStreamOptions {
+export interface EventStreamOptions extends EventHubLimits {
   /** Comment line interval that keeps proxies and idle timers from closing the stream (15-25 s). */
   heartbeatMs: number;
   /** Reconnect delay suggested to EventSource clients. */
   retryMs: number;
 }
 
-export const DEFAULT_EVENT_STREAM: EventStreamOptions = { heartbeatMs: 20_000, retryMs: 3_000 };
+/**
+ * 32 streams (the window, a few tabs, scripts: a handful in real use) of at most 256 KiB waiting
+ * each (~400 request events): a stalled client costs at most 8 MiB in all. docs/hardening.md.
+ */
+export const DEFAULT_EVENT_STREAM: EventStreamOptions = { heartbeatMs: 20_000, retryMs: 3_000, maxSubscribers: 32, maxBufferedBytes: 256 * 1024 };
 
 /** `GET /api/events`: Server-Sent Events so the window, the tray and other local clients need not poll. */
 export function createEventsRouter(deps: RouterDeps, options: EventStreamOptions = DEFAULT_EVENT_STREAM): Router {
   const router = Router();
   const route = routeOn(router, deps.registry, 'events');
+  const hub = new EventHub(deps.services.ctx.events, STREAMED_EVENTS, options, formatEvent);
   route({
     method: 'get',
     path: '/api/events',
     summary: `Server-Sent Events: ${STREAMED_EVENTS.join(', ')} (JSON data); heartbeat comments`,
     responseKind: 'event-stream',
-    handler: ({ req, res }) => streamEvents(req, res, deps.services.ctx.events, options),
+    handler: ({ req, res }) => streamEvents(req, res, hub, options),
   });
   return router;
 }
 
-function streamEvents(req: Request, res: Response, events: AppEvents, options: EventStreamOptions): undefined {
+function streamEvents(req: Request, res: Response, hub: EventHub, options: EventStreamOptions): undefined {
+  if (hub.full) throw new ApiError(503, E.tooManyEventStreams, `At most ${options.maxSubscribers} event streams may be open at once; close one and try again`);
   res.status(200).set({
     'Content-Type': 'text/event-stream; charset=utf-8',
     'Cache-Control': 'no-cache, no-transform',
@@ -39,16 +48,11 @@ function streamEvents(req: Request, res: Response, events: AppEvents, options: E
   res.flushHeaders();
   req.socket.setNoDelay(true);
   res.write(`retry: ${options.retryMs}\n: connected\n\n`);
-  const unsubscribe = STREAMED_EVENTS.map((name) => events.on(name, (payload) => res.write(formatEvent(name, payload))));
-  // A clean end on shutdown: clients see the stream finish and reconnect after `retry`.
-  unsubscribe.push(events.on('closing', () => res.end()));
-  const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), options.heartbeatMs);
+  hub.add(res);
+  const heartbeat = setInterval(() => hub.write(res, ': heartbeat\n\n'), options.heartbeatMs);
   // Ours must never keep the process alive on its own (shutdown ends the stream anyway).
   heartbeat.unref();
-  res.on('close', () => {
-    clearInterval(heartbeat);
-    for (const off of unsubscribe) off();
-  });
+  res.on('close', () => clearInterval(heartbeat));
   return undefined;
 }
 

@@ -1,5 +1,6 @@
 import type { BridgeModelList } from '../services/bridge/model-list.js';
 import type { BridgeStatus } from '../services/bridge/bridge-service.js';
+import { escapeControls as shown } from '../infra/terminal-text.js';
 
 const yesNo = (v: boolean) => (v ? 'yes' : 'no');
 
@@ -25,10 +26,13 @@ export function formatStatus(s: BridgeStatus, tokenFile: string): string {
   ].join('\n');
 }
 
-/** `switchboard bridge models`: one model a line, the default marked with `*`. */
+/**
+ * `switchboard bridge models`: one model a line, the default marked with `*`. The ids and names
+ * come from the upstream's catalog: escaped (terminal-text.ts), aligned on the escaped width.
+ */
 export function formatModels(list: BridgeModelList, fromDaemon: boolean): string {
-  const width = Math.max(...list.models.map((m) => m.id.length), 2);
-  const lines = list.models.map((m) => `${m.isDefault ? '*' : ' '} ${m.id.padEnd(width)}  ${m.name} (${m.provider})`);
+  const width = Math.max(...list.models.map((m) => shown(m.id).length), 2);
+  const lines = list.models.map((m) => `${m.isDefault ? '*' : ' '} ${shown(m.id).padEnd(width)}  ${shown(m.name)} (${shown(m.provider)})`);
   const source = fromDaemon ? 'from the running daemon (cached 5 minutes)' : 'built-in list (start the daemon for the live catalog)';
-  return [`Models, ${source}; * = default (configured: ${list.current})`, ...lines, ''].join('\n');
+  return [`Models, ${source}; * = default (configured: ${shown(list.current)})`, ...lines, ''].join('\n');
 }

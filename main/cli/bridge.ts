@@ -9,7 +9,7 @@ import { BridgeError } from '../services/bridge/errors.js';
 import { AppEvents } from '../services/events.js';
 import { CliError } from './args.js';
 import { formatModels, formatStatus } from './bridge-format.js';
-import { processIo, type CliIo } from './io.js';
+import { processIo, terminalIo, type CliIo } from './io.js';
 
 export const BRIDGE_USAGE = `Usage: switchboard bridge <command>   (deprecated, beta)
 
@@ -38,6 +38,7 @@ export function cliBridgeService(env: NodeJS.ProcessEnv, options: BridgeServiceO
 
 /** `switchboard bridge ...`: 0 ok, 1 the action failed, 2 usage error (thrown as CliError). */
 export async function runBridge(argv: string[], env: NodeJS.ProcessEnv = process.env, io: CliIo = processIo, options: BridgeServiceOptions = {}): Promise<number> {
+  io = terminalIo(io); // model lists and error texts come from the upstream (terminal-text.ts)
   const [sub, ...rest] = argv;
   if (sub === 'help' || sub === '--help' || sub === '-h') {
     io.out(BRIDGE_USAGE);

@@ -1,6 +1,7 @@
 import { launchEnv } from '../services/profiles/launch-env.js';
 import { CliError } from './args.js';
 import { processIo, type CliIo } from './io.js';
+import { escapeControls } from '../infra/terminal-text.js';
 import { parseProfileArgs } from './profile-args.js';
 import { ProfileSource } from './profile-source.js';
 import { defaultShell, evalHint, exportLines, SHELLS, type Shell } from './shell-export.js';
@@ -29,7 +30,7 @@ export async function runEnv(argv: string[], env: NodeJS.ProcessEnv = process.en
   if (!(SHELLS as readonly string[]).includes(shell)) throw new CliError(`unknown shell '${shell}' (one of: ${SHELLS.join(', ')})`);
   const profile = await new ProfileSource(env).resolve(args.profile);
   const { text, skipped } = exportLines(launchEnv(profile.data.env), shell as Shell);
-  for (const key of skipped) io.err(`switchboard: left out env key ${JSON.stringify(key)} of profile '${profile.name}': not a variable name or holds a NUL\n`);
+  for (const key of skipped) io.err(`switchboard: left out env key ${escapeControls(JSON.stringify(key))} of profile '${profile.name}': not a variable name or holds a NUL\n`);
   io.out(`# Switchboard profile ${profile.name}; load with: ${evalHint(shell as Shell, profile.name)}\n${text}`);
   return 0;
 }

@@ -1,6 +1,7 @@
 import { appVersion } from '../infra/app-version.js';
 import { CliError } from './args.js';
 import { hasOwnFlag } from './profile-args.js';
+import { terminalText } from '../infra/terminal-text.js';
 
 const USAGE = `Usage: switchboard <command> [options]
 
@@ -38,7 +39,7 @@ export const commands: Record<string, Command> = {
   usage: async (argv) => (await import('./usage.js')).runUsage(argv),
   help: async ([name]) => {
     const usage = name ? await usageOf(name) : USAGE;
-    if (usage === undefined) throw new CliError(`unknown command '${name}'\n\n${USAGE}`);
+    if (usage === undefined) throw new CliError(`unknown command '${name}'\n\n${USAGE}`); // escaped where it is printed
     process.stdout.write(usage);
     return 0;
   },
@@ -78,7 +79,7 @@ export async function main(argv: string[]): Promise<number> {
   if (name === '--help' || name === '-h') return commands.help!([]);
   const command = name ? commands[name] : undefined;
   if (!command) {
-    process.stderr.write(name ? `switchboard: unknown command '${name}'\n\n${USAGE}` : USAGE);
+    process.stderr.write(name ? terminalText(`switchboard: unknown command '${name}'\n\n${USAGE}`) : USAGE);
     return 2;
   }
   try {
@@ -87,7 +88,8 @@ export async function main(argv: string[]): Promise<number> {
     return await command(rest);
   } catch (err) {
     if (err instanceof CliError) {
-      process.stderr.write(`switchboard: ${err.message}\n`);
+      // A message may quote an argument, a profile's value or a file's text (terminal-text.ts).
+      process.stderr.write(terminalText(`switchboard: ${err.message}\n`));
       return 2;
     }
     throw err;

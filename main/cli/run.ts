@@ -4,6 +4,7 @@ import { findExecutable } from '../infra/find-executable.js';
 import { agentEnv, BASE_URL_KEYS, launchEnv } from '../services/profiles/launch-env.js';
 import { CliError } from './args.js';
 import { processIo, type CliIo } from './io.js';
+import { terminalText } from '../infra/terminal-text.js';
 import { parseProfileArgs } from './profile-args.js';
 import { ProfileSource } from './profile-source.js';
 
@@ -61,7 +62,7 @@ export function runAgent(executable: string, args: string[], env: NodeJS.Process
       resolve(code);
     };
     child.once('error', (err) => {
-      io.err(`switchboard: cannot start agent '${executable}': ${err.message}\n`);
+      io.err(terminalText(`switchboard: cannot start agent '${executable}': ${err.message}\n`));
       done(2);
     });
     child.once('exit', (code, signal) => done(code ?? 128 + (signal ? (os.constants.signals[signal] ?? 0) : 0)));

@@ -2,7 +2,7 @@ import { createPaths, resolveHomes } from '../infra/paths.js';
 import type { LinkOutcome } from '../services/shared/link.js';
 import { SharedService } from '../services/shared/service.js';
 import { CliError } from './args.js';
-import { processIo, type CliIo } from './io.js';
+import { processIo, terminalIo, type CliIo } from './io.js';
 
 export const SHARED_USAGE = `Usage: switchboard shared <command>
 
@@ -13,6 +13,7 @@ Commands:
 
 /** `switchboard shared link`: 0 when all three links are in place, 1 with the reasons otherwise. */
 export async function runShared(argv: string[], env: NodeJS.ProcessEnv = process.env, io: CliIo = processIo): Promise<number> {
+  io = terminalIo(io); // file names and reasons are shown, never sent raw (terminal-text.ts)
   const [sub, ...rest] = argv;
   if (sub === 'help' || sub === '--help' || sub === '-h') {
     io.out(SHARED_USAGE);

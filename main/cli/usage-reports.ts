@@ -28,7 +28,12 @@ const tokenColumns: TextColumn[] = [
 
 function tokenCells(r: Counted): string[] {
   const total = r.inputTokens + r.outputTokens + r.cacheWriteTokens + r.cacheReadTokens;
-  return [int.format(r.inputTokens), int.format(r.outputTokens), int.format(r.cacheWriteTokens), int.format(r.cacheReadTokens), int.format(total), usd.format(r.cost)];
+  return [int.format(r.inputTokens), int.format(r.outputTokens), int.format(r.cacheWriteTokens), int.format(r.cacheReadTokens), int.format(total), money(r.cost)];
+}
+
+/** Never `$∞`: costs are bounded where they are read (parse-line.ts), and a sum that still overflowed says so. */
+function money(cost: number): string {
+  return Number.isFinite(cost) ? usd.format(cost) : 'out of range';
 }
 
 function sum(rows: readonly Counted[]): Counted {

@@ -3,7 +3,11 @@
  * Numbers align right. When the table is too wide, `shrink` columns (paths, model lists) give
  * up width first, down to their minimum, cut with `…` (paths keep their end, the part that names
  * the project); then `drop` columns are left out, highest rank first. Cell text never wraps.
+ * Cells come from transcripts: their control characters are escaped first (terminal-text.ts),
+ * widths are measured on the escaped text, and a cut never splits an escape.
  */
+import { displayUnits } from '../infra/terminal-text.js';
+
 export interface TextColumn {
   header: string;
   align?: 'left' | 'right';
@@ -57,14 +61,28 @@ function minOf(c: TextColumn): number {
   return Math.max(c.shrink?.min ?? 12, len(c.header));
 }
 
-/** Code points, not UTF-16 units: a path with an emoji still lines up. */
+/** Code points of the escaped text, not UTF-16 units: a path with an emoji still lines up. */
 function len(s: string): number {
-  return [...s].length;
+  return displayUnits(s).reduce((n, u) => n + unitWidth(u), 0);
 }
 
+function unitWidth(unit: string): number {
+  return unit.length === 1 ? 1 : [...unit].length;
+}
+
+/** The escaped cell, cut to `width` on whole units (a character or a whole escape), with `…`. */
 function fit(s: string, width: number, cutStart: boolean): string {
-  const chars = [...s];
-  if (chars.length <= width) return s;
+  const units = displayUnits(s);
+  const full = units.reduce((n, u) => n + unitWidth(u), 0);
+  if (full <= width) return units.join('');
   if (width <= 1) return '…'.slice(0, width);
-  return cutStart ? '…' + chars.slice(chars.length - width + 1).join('') : chars.slice(0, width - 1).join('') + '…';
+  const kept: string[] = [];
+  let used = 1; // the …
+  for (let i = 0; i < units.length; i++) {
+    const unit = units[cutStart ? units.length - 1 - i : i]!;
+    if (used + unitWidth(unit) > width) break;
+    kept.push(unit);
+    used += unitWidth(unit);
+  }
+  return cutStart ? '…' + kept.reverse().join('') : kept.join('') + '…';
 }

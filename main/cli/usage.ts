@@ -14,7 +14,8 @@ import type { SessionEntry } from '../services/usage/sessions.js';
 import type { UsageParams, UsageService } from '../services/usage/usage-service.js';
 import { isValidTimeZone, parseCompactDate, systemTimeZone } from '../services/usage/zone-calendar.js';
 import { CliError } from './args.js';
-import { processIo, type CliIo } from './io.js';
+import { processIo, terminalIo, type CliIo } from './io.js';
+import { terminalJson } from '../infra/terminal-text.js';
 import { DAY_FORMS, defaultUsageZone, parseRelativeDay, relativeDayOf, todayIn, understoodLine } from './relative-date.js';
 import { filesDigest, UsageMemo } from './usage-memo.js';
 import { dailyTable, modelTable, monthlyTable, projectTable, sessionTable } from './usage-reports.js';
@@ -61,6 +62,7 @@ type DayOption = 'since' | 'until';
  * (cli/usage-memo.ts); otherwise the disk cache is loaded, brought up to date, and the answer kept.
  */
 export async function runUsage(argv: string[], env: NodeJS.ProcessEnv = process.env, io: CliIo = processIo, width = terminalWidth(env), clock?: Clock): Promise<number> {
+  io = terminalIo(io); // transcripts' text reaches the terminal only escaped (terminal-text.ts)
   if (argv.length === 0 || argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') {
     io.out(USAGE_USAGE);
     return 0;
@@ -157,7 +159,7 @@ async function compute(service: UsageService, o: Options): Promise<Answer> {
 }
 
 function format(o: Options, answer: Answer, width: number): string {
-  if (o.json) return JSON.stringify(answer, null, 2) + '\n';
+  if (o.json) return terminalJson(answer);
   if ('daily' in answer) return dailyTable(answer.daily, width);
   if ('monthly' in answer) return monthlyTable(answer.monthly, width);
   if ('sessions' in answer) return sessionTable(answer.sessions, width);

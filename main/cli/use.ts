@@ -1,7 +1,8 @@
 import { SettingsError } from '../services/settings/errors.js';
 import { CliError } from './args.js';
-import { processIo, type CliIo } from './io.js';
+import { processIo, terminalIo, type CliIo } from './io.js';
 import { ProfileSource } from './profile-source.js';
+import { escapeControls as shown } from '../infra/terminal-text.js';
 
 export const USE_USAGE = `Usage: switchboard use [profile]
 
@@ -15,6 +16,7 @@ Options:
 
 /** `switchboard use`: sets or shows the default profile. */
 export async function runUse(argv: string[], env: NodeJS.ProcessEnv = process.env, io: CliIo = processIo): Promise<number> {
+  io = terminalIo(io); // a profile's base URL and model are shown, never sent to the terminal raw
   const [name, ...rest] = argv;
   if (rest.length > 0) throw new CliError(`unexpected argument '${rest[0]}' for 'use'`);
   if (name?.startsWith('-')) throw new CliError(`unknown option '${name}' for 'use'`);
@@ -28,7 +30,7 @@ export async function runUse(argv: string[], env: NodeJS.ProcessEnv = process.en
     throw err;
   }
   const card = (await source.profiles.list()).profiles.find((p) => p.name === profile.name);
-  const detail = [card?.baseUrl, card?.model, card?.usesProxy ? 'via proxy' : null].filter(Boolean).join(', ');
+  const detail = [card?.baseUrl, card?.model, card?.usesProxy ? 'via proxy' : null].filter(Boolean).map((t) => shown(t!)).join(', ');
   io.out(`Default profile: ${profile.name}${detail ? ` (${detail})` : ''}\n`);
   return 0;
 }
@@ -39,10 +41,10 @@ async function list(source: ProfileSource, io: CliIo): Promise<number> {
     io.out(`No profiles yet in ${source.paths.configDir} (create one in the dashboard's Profiles page)\n`);
     return 0;
   }
-  const width = Math.max(...profiles.map((p) => p.name.length));
+  const width = Math.max(...profiles.map((p) => shown(p.name).length));
   for (const p of profiles) {
-    const detail = [p.baseUrl ?? 'no base URL', p.model ?? 'no model', p.usesProxy ? 'via proxy' : null].filter(Boolean).join('  ');
-    io.out(`${p.default ? '*' : ' '} ${p.name.padEnd(width)}  ${detail}\n`);
+    const detail = [p.baseUrl ?? 'no base URL', p.model ?? 'no model', p.usesProxy ? 'via proxy' : null].filter(Boolean).map((t) => shown(t!)).join('  ');
+    io.out(`${p.default ? '*' : ' '} ${shown(p.name).padEnd(width)}  ${detail}\n`);
   }
   return 0;
 }

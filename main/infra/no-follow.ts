@@ -73,6 +73,28 @@ export async function readOwnText(file: string, limit?: number): Promise<{ text:
 }
 
 /**
+ * The last `maxBytes` of one of the app's own append-only logs, read through `openOwnFile`:
+ * `cut` says the read started after the file's first byte, so its first line is likely partial.
+ */
+export async function readOwnTail(file: string, maxBytes: number): Promise<{ text: string; cut: boolean }> {
+  const handle = await openOwnFile(file);
+  try {
+    const { size } = await handle.stat();
+    const start = Math.max(0, size - maxBytes);
+    const buffer = Buffer.allocUnsafe(Math.min(size, maxBytes));
+    let filled = 0;
+    while (filled < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, start + filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return { text: buffer.toString('utf8', 0, filled), cut: start > 0 };
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
  * Makes `dir` (inside `home`) and every directory between them real directories: missing ones
  * are created 0700 (unless `create` is false), and a symlink in the place of one is replaced by a
  * real directory (the link is removed; its target is not touched). Returns the links it

@@ -9,7 +9,8 @@ import { serve, type Served } from './serve.js';
 // exports, and the layout at 800 px. Transcripts are written here, dated relative to today.
 const SHOTS = 'test-results/screenshots';
 const DAY = 86_400_000;
-const PROJECTS = ['/home/dev/src/acme-api', '/home/dev/src/acme-web', '/home/dev/src/tools'];
+// The third is a path a spreadsheet would run as a formula (issue 27 point 7): the exports defuse it.
+const PROJECTS = ['/home/dev/src/acme-api', '/home/dev/src/acme-web', '=cmd|/C calc!A0'];
 const MODELS = ['claude-sonnet-4-5-20250929', 'claude-opus-4-6', 'claude-haiku-4-5-20251001'];
 
 test.use({ actionTimeout: 15_000 });
@@ -207,6 +208,8 @@ test.describe('answers', () => {
     const lines = csv.text.trimEnd().split('\r\n');
     expect(lines[0]).toBe('projectPath,cost,inputTokens,outputTokens,cacheWriteTokens,cacheReadTokens,totalTokens,sessions,lastActivity,topModel');
     expect(lines).toHaveLength(4);
+    expect(lines.filter((l) => l.startsWith("'=cmd|/C calc!A0,"))).toHaveLength(1);
+    expect(lines.some((l) => l.startsWith('='))).toBe(false);
     // Sessions come a page of 20 at a time; the export holds every session of the selection, in its order.
     const pager = await page.getByTestId('sessions').getByText(/^1–20 of \d+$/).textContent();
     const total = Number(/of (\d+)/.exec(pager ?? '')![1]);

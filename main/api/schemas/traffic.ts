@@ -33,11 +33,15 @@ export const requestLogQuery = z.object({
   limit: z.string().optional().describe('1-1000, default 100'),
 });
 
-export const requestLogResponse = z.object({ requests: z.array(requestEntry), total: z.int() });
+/** `skippedLines`: lines of the history on disk that were not an entry (skipped, counted; 0 from the running engine). */
+export const requestLogResponse = z.object({ requests: z.array(requestEntry), total: z.int(), skippedLines: z.int() });
 
 export const requestStatsResponse = z.object({
   perMinute: z.array(z.object({ minute: z.int(), requests: z.int(), errors: z.int() })),
   requestsPerMinute: z.number(),
   errorRate: z.number().nullable(),
   lastError: requestEntry.nullable(),
+  /** Numbers in upstream usage that were not token counts (1e308, -5, 2.5, 2^60), refused since the engine started; null while it is stopped. */
+  refusedNumbers: z.int().nullable(),
+  skippedLines: z.int(),
 });

@@ -25,7 +25,7 @@ export function handleRequestLogRoute(req: http.IncomingMessage, res: http.Serve
   }
   if (pathname === REQUEST_STATS_ROUTE) {
     const now = ctx.now();
-    sendJson(res, 200, requestStats(log.perMinute(now), now, log.lastError()), headers);
+    sendJson(res, 200, { ...requestStats(log.perMinute(now), now, log.lastError()), refusedNumbers: log.refusedNumbers, skippedLines: 0 }, headers);
     return true;
   }
   if (pathname === REQUEST_STREAM_ROUTE) {

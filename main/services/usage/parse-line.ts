@@ -105,10 +105,21 @@ function tokenCount(value: unknown, optional: boolean): number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : NaN;
 }
 
-/** Absent → null; a finite non-negative number → itself; anything else (null included) → undefined (invalid line, as in ccusage). */
+/**
+ * The most one logged request may cost. The dearest real request (a million-token context on the
+ * dearest model, with its answer) costs tens of dollars; a transcript's `costUSD: 1e308` is not a
+ * cost but an attack on the sums (two of them add up to Infinity, which JSON answers as null and
+ * the terminal printed as `$∞`). docs/hardening.md ("Numbers from outside").
+ */
+export const MAX_LOGGED_COST_USD = 10_000;
+
+/**
+ * Absent → null; a finite non-negative number up to MAX_LOGGED_COST_USD → itself; anything else
+ * (null included) → undefined (invalid line, as in ccusage, counted in `malformedLines`).
+ */
 function optionalCost(value: unknown): number | null | undefined {
   if (value === undefined) return null;
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= MAX_LOGGED_COST_USD ? value : undefined;
 }
 
 /** Absent → null; a non-empty string → itself; anything else → undefined (invalid line). */

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { download, toCsv, toJson, type ExportColumn } from '../lib/table-export.js';
+import { download } from '../lib/download.js';
+import { toCsv, toJson, type ExportColumn } from '../lib/table-export.js';
 
 /**
  * CSV and JSON download of a table's rows; `name` is the file name without extension. A paged

@@ -195,6 +195,24 @@ describe('the request log while the engine runs', () => {
     expect(entry.errorLog).not.toBeNull();
   });
 
+  it('refuses usage numbers an upstream sends that are not token counts, and counts them in the stats (issue 27 point 11)', async () => {
+    const before = (await app.json<{ refusedNumbers: number }>('GET', '/api/proxy/requests/stats')).body.refusedNumbers;
+    oa.behave = () => ({ kind: 'json', body: { ...completion('gpt-4o'), usage: { prompt_tokens: 1e308, completion_tokens: -5, prompt_tokens_details: { cached_tokens: 2 ** 60 } } } });
+    const res = await call('/v1/chat/completions', { model: 'gpt-4o-2024-08-06', messages: [{ role: 'user', content: 'hostile usage' }] }, { 'x-session-id': 'sess-hostile' });
+    expect(res.status).toBe(200);
+    await res.text();
+    const entry = await eventFor((e) => e.session === 'session:sess-hostile');
+    expect(entry.tokens).toBeNull();
+    expect(entry.costUSD).toBeNull();
+    const stats = await app.json<{ refusedNumbers: number; skippedLines: number }>('GET', '/api/proxy/requests/stats');
+    expect(stats.body.refusedNumbers - before).toBe(3);
+    expect(stats.body.skippedLines).toBe(0);
+    oa.behave = () => ({ kind: 'json', body: { ...completion('gpt-4o'), usage: { prompt_tokens: 12.5, completion_tokens: 3 } } });
+    const fractional = await call('/v1/chat/completions', { model: 'gpt-4o-2024-08-06', messages: [{ role: 'user', content: 'x' }] }, { 'x-session-id': 'sess-fraction' });
+    await fractional.text();
+    expect((await eventFor((e) => e.session === 'session:sess-fraction')).tokens).toEqual({ input: 0, output: 3, cacheRead: 0, cacheWrite: 0 });
+  });
+
   it('filters by status, model, upstream and since, newest first, with limit and total', async () => {
     const all = await requests('?limit=1000');
     expect(all.total).toBeGreaterThanOrEqual(6);

@@ -13,6 +13,7 @@ import { isProcessAlive } from '../../../main/infra/process-alive.js';
 import type { BridgeServiceOptions } from '../../../main/services/bridge/bridge-service.js';
 import { makeEditorDb, MACHINE_ID_HEX, MACHINE_ID_UUID, PLAIN_TOKEN, requireSqlite3 } from '../../fixtures/bridge/editor-db.js';
 import { startFakeUpstream, UPSTREAM_MODELS, type FakeUpstream } from '../../fixtures/bridge/fake-upstream.js';
+import { HOSTILE, RAW_CONTROL } from '../../fixtures/terminal/hostile-strings.js';
 
 let upstream: FakeUpstream;
 beforeAll(async () => {
@@ -162,6 +163,22 @@ describe('switchboard bridge (in-process, same service as the API)', () => {
     expect((await bridge(h, ['stop'])).out).toBe(`Bridge daemon stopped (pid ${pid})\n`);
     expect(isProcessAlive(pid)).toBe(false);
     expect(await bridge(h, ['stop'])).toMatchObject({ code: 0, out: 'Bridge daemon is not running\n' });
+  });
+
+  it('models from a hostile upstream catalog reach the terminal escaped (issue 27 point 6)', async () => {
+    const h = await home('  enabled: true\n  model: gpt-5\n');
+    await bridge(h, ['auth', '--manual', '--token', PLAIN_TOKEN, '--machine-id', MACHINE_ID_HEX]);
+    upstream.behaviour.modelIds = ['gpt-5', ...Object.values(HOSTILE).map((t) => `evil${t}`)];
+    try {
+      expect((await bridge(h, ['start'])).code).toBe(0);
+      const live = await bridge(h, ['models']);
+      expect(live.out).toContain('from the running daemon');
+      expect(live.out).toContain('evil\\x1b]52;c;');
+      expect(live.out).not.toMatch(RAW_CONTROL);
+      expect(live.err).not.toMatch(RAW_CONTROL);
+    } finally {
+      delete upstream.behaviour.modelIds;
+    }
   });
 
   it('disable also stops a running daemon', async () => {

@@ -36,6 +36,8 @@ export class RequestRecord {
   /** When the first byte of a stream went to the client. */
   firstByteAt: number | null = null;
   tokens: TokenCounts | null = null;
+  /** Numbers in the upstream's usage that were not token counts (UsageSniffer.refused). */
+  refusedNumbers = 0;
   /** The failure the client was told about (or the stream's), in words. */
   error: string | null = null;
   /** Set when a stream failed after its 200 went out: the status its error frame carried. */
@@ -47,6 +49,12 @@ export class RequestRecord {
     readonly format: ClientFormat,
     public body: Buffer = Buffer.alloc(0),
   ) {}
+
+  /** The usage the upstream reported (the last attempt's), and how many of its numbers were refused. */
+  takeUsage(usage: { tokens(): TokenCounts | null; refused: number }): void {
+    this.tokens = usage.tokens();
+    this.refusedNumbers += usage.refused;
+  }
 
   addAttempt(attempt: AttemptRecord): AttemptRecord {
     this.attempts.push(attempt);

@@ -36,6 +36,7 @@ export function finishRequest(ctx: EngineContext, record: RequestRecord, pathnam
     error: cutOrNull(record.error ?? (outcome === 'aborted' ? 'The client closed the connection' : null), ERROR_TEXT),
     errorLog,
   };
+  if (record.refusedNumbers > 0) state.requestLog.countRefused(record.refusedNumbers);
   state.requestLog.add(entry);
 }
 

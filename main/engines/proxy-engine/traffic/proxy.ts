@@ -122,7 +122,7 @@ async function relay(call: ForwardCall, plan: TrafficPlan, res: UpstreamResponse
     observe: (chunk) => sniffer.feed(chunk),
     onCommit: () => (record.firstByteAt = now()),
   });
-  record.tokens = sniffer.tokens();
+  record.takeUsage(sniffer);
   switch (outcome.kind) {
     case 'done':
       record.finish(200, '<event stream relayed to the client>');
@@ -155,7 +155,7 @@ async function respondWhole(call: ForwardCall, plan: TrafficPlan, res: UpstreamR
     return { status: err instanceof StallError ? err.status : 502, message: (err as Error).message };
   }
   if (!plan.mapResponse) {
-    call.record.tokens = UsageSniffer.ofBody(body);
+    call.record.takeUsage(new UsageSniffer().readBody(body));
     call.res.writeHead(res.statusCode, { 'content-type': res.header('content-type') ?? 'application/json', 'content-length': body.length, ...forwardedResponseHeaders(res.headers) });
     call.res.end(body);
     call.record.finish(res.statusCode, '<upstream body passed through>');
@@ -166,7 +166,7 @@ async function respondWhole(call: ForwardCall, plan: TrafficPlan, res: UpstreamR
     const parsed = JSON.parse(body.toString('utf8')) as { usage?: unknown };
     const usage = new UsageSniffer();
     usage.take(parsed?.usage);
-    call.record.tokens = usage.tokens();
+    call.record.takeUsage(usage);
     mapped = plan.mapResponse(parsed);
   } catch (err) {
     // The upstream did the work (and billed it): retrying elsewhere could run it twice.

@@ -13,6 +13,15 @@ export interface TokenCounts {
   cacheWrite: number;
 }
 
+/**
+ * The rule for a token count from outside (an upstream's usage, a line of the log file): a
+ * non-negative safe integer, as for a transcript's counts (decisions §5). 1e308, -5, 2.5 and 2^60
+ * are refused, never stored: a sum of them is Infinity or silently inexact.
+ */
+export function isTokenCount(v: unknown): v is number {
+  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+}
+
 export interface RequestLogEntry {
   /** Unique within the log: `<engine start, base 36>-<sequence>`. */
   id: string;

@@ -48,6 +48,8 @@ export class RequestLog {
   private pushed = 0;
   private readonly minutes = new MinuteCounter();
   private lastErrorEntry: RequestLogEntry | null = null;
+  /** Numbers from upstreams refused since the engine started (not token counts: 1e308, -5, 2.5). */
+  private refused = 0;
   private readonly listeners = new Set<RequestLogListener>();
   private pending: string[] = [];
   private flushTimer: NodeJS.Timeout | undefined;
@@ -102,6 +104,14 @@ export class RequestLog {
 
   lastError(): RequestLogEntry | null {
     return this.lastErrorEntry;
+  }
+
+  countRefused(numbers: number): void {
+    this.refused += numbers;
+  }
+
+  get refusedNumbers(): number {
+    return this.refused;
   }
 
   /** Calls `listener` with every entry added from now on; returns the unsubscribe. */

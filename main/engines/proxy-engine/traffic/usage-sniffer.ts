@@ -1,4 +1,4 @@
-import type { TokenCounts } from './request-entry.js';
+import { isTokenCount, type TokenCounts } from './request-entry.js';
 
 const USAGE_KEY = '"usage"';
 /**
@@ -39,6 +39,11 @@ export class UsageSniffer {
   private partialKey = '';
   /** The message of an error event seen in the stream, if one came. */
   streamError: string | undefined;
+  /**
+   * Counts the upstream sent that are not token counts (1e308, -5, 2.5, 2^60, "12"): each is
+   * refused (read as absent) and counted here, for the request log's `refusedNumbers`.
+   */
+  refused = 0;
 
   /** Feeds one chunk of a stream (or a whole body). */
   feed(chunk: Buffer | string): void {
@@ -72,31 +77,38 @@ export class UsageSniffer {
     return { input: this.input ?? 0, output: this.output ?? 0, cacheRead: this.cacheRead ?? 0, cacheWrite: this.cacheWrite ?? 0 };
   }
 
-  /** Reads a whole JSON body's top-level usage (non-streaming answers). */
-  static ofBody(body: Buffer | string): TokenCounts | null {
-    const s = new UsageSniffer();
+  /** Reads a whole JSON body's top-level usage (non-streaming answers); then ask `tokens()`. */
+  readBody(body: Buffer | string): this {
     const at = body.lastIndexOf(USAGE_KEY);
-    if (at === -1) return null;
-    s.scan(typeof body === 'string' ? body.slice(at) : body.toString('utf8', at));
-    return s.tokens();
+    if (at !== -1) this.scan(typeof body === 'string' ? body.slice(at) : body.toString('utf8', at));
+    return this;
   }
 
   /** From an already parsed usage object of either format. */
   take(usage: unknown): void {
     if (usage === null || typeof usage !== 'object') return;
     const u = usage as Record<string, unknown>;
-    if (typeof u.prompt_tokens === 'number' || typeof u.completion_tokens === 'number') {
-      const details = u.prompt_tokens_details as { cached_tokens?: unknown } | undefined;
-      const cached = num(details?.cached_tokens) ?? num(u.prompt_cache_hit_tokens) ?? 0;
-      if (typeof u.prompt_tokens === 'number') this.input = Math.max(0, u.prompt_tokens - cached);
+    if (u.prompt_tokens !== undefined || u.completion_tokens !== undefined) {
+      const details = isObject(u.prompt_tokens_details) ? u.prompt_tokens_details : {};
+      const cached = this.count(details.cached_tokens) ?? this.count(u.prompt_cache_hit_tokens) ?? 0;
+      const prompt = this.count(u.prompt_tokens);
+      if (prompt !== undefined) this.input = Math.max(0, prompt - cached);
       this.cacheRead = cached;
-      this.output = num(u.completion_tokens) ?? this.output;
+      this.output = this.count(u.completion_tokens) ?? this.output;
       return;
     }
-    this.input = num(u.input_tokens) ?? this.input;
-    this.output = num(u.output_tokens) ?? this.output;
-    this.cacheRead = num(u.cache_read_input_tokens) ?? this.cacheRead;
-    this.cacheWrite = num(u.cache_creation_input_tokens) ?? this.cacheWrite;
+    this.input = this.count(u.input_tokens) ?? this.input;
+    this.output = this.count(u.output_tokens) ?? this.output;
+    this.cacheRead = this.count(u.cache_read_input_tokens) ?? this.cacheRead;
+    this.cacheWrite = this.count(u.cache_creation_input_tokens) ?? this.cacheWrite;
+  }
+
+  /** A token count, or undefined when absent (null included: some servers send it) or refused. */
+  private count(v: unknown): number | undefined {
+    if (v === undefined || v === null) return undefined;
+    if (isTokenCount(v)) return v;
+    this.refused++;
+    return undefined;
   }
 
   /** `text` starts at a `"usage"` key; takes every complete usage object, carries an incomplete one. */
@@ -180,8 +192,8 @@ function startsWith(chunk: Buffer | string, text: string): boolean {
   return true;
 }
 
-function num(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object';
 }
 
 /** Whether text[from, to) is a colon with optional JSON whitespace around it. */

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { RequestLogEntry } from '../../../engines/proxy-engine/traffic/request-entry.js';
+import { readLogEntry } from '../../../engines/proxy-engine/traffic/request-entry-check.js';
 import { REQUEST_STREAM_ROUTE } from '../../../engines/proxy-engine/request-log-routes.js';
 import type { Logger } from '../../../infra/logger.js';
 
@@ -94,7 +95,9 @@ export class RequestFeed {
 
   private take(line: string): void {
     try {
-      this.onEntry(JSON.parse(line) as RequestLogEntry);
+      const entry = readLogEntry(JSON.parse(line));
+      if (entry) this.onEntry(entry);
+      else this.logger.warn('request feed: skipped a line that is not a request-log entry');
     } catch (err) {
       this.logger.warn(`request feed: skipped a line: ${(err as Error).message}`);
     }

@@ -16,6 +16,15 @@ export interface PricedEntry extends RequestLogEntry {
 export interface RequestPage {
   requests: PricedEntry[];
   total: number;
+  /** History lines that were not an entry (read from disk only; 0 from the running engine). */
+  skippedLines: number;
+}
+
+/** The stats answer, with what was refused on the way (docs/proxy-engine.md, "Request log"). */
+export interface TrafficStats extends RequestStats<PricedEntry> {
+  /** Upstream usage numbers refused since the engine started; null while it is stopped. */
+  refusedNumbers: number | null;
+  skippedLines: number;
 }
 
 /**
@@ -40,21 +49,27 @@ export class TrafficService {
 
   async list(filter: RequestFilter): Promise<RequestPage> {
     const live = await this.fromEngine<{ requests: RequestLogEntry[]; total: number; wrapped: boolean }>(`${REQUESTS_ROUTE}?${filterQuery(filter)}`);
-    const page = live && !(live.wrapped && live.requests.length < filter.limit) ? live : selectEntries(await readRequestHistory(this.ctx.paths.proxyLogsDir), filter);
-    return { requests: page.requests.map((e) => this.pricer.price(e)), total: page.total };
+    if (live && !(live.wrapped && live.requests.length < filter.limit)) return { requests: live.requests.map((e) => this.pricer.price(e)), total: live.total, skippedLines: 0 };
+    const history = await readRequestHistory(this.ctx.paths.proxyLogsDir);
+    const page = selectEntries(history.entries, filter);
+    return { requests: page.requests.map((e) => this.pricer.price(e)), total: page.total, skippedLines: history.skippedLines };
   }
 
-  async stats(): Promise<RequestStats<PricedEntry>> {
+  async stats(): Promise<TrafficStats> {
     const now = this.ctx.clock.now();
-    const live = await this.fromEngine<RequestStats>(REQUEST_STATS_ROUTE);
-    if (live) return requestStats(live.perMinute, now, live.lastError && this.pricer.price(live.lastError));
+    const live = await this.fromEngine<RequestStats & { refusedNumbers?: number }>(REQUEST_STATS_ROUTE);
+    if (live) {
+      const stats = requestStats(live.perMinute, now, live.lastError && this.pricer.price(live.lastError));
+      return { ...stats, refusedNumbers: live.refusedNumbers ?? null, skippedLines: 0 }; // null: an engine too old to count
+    }
     const minutes = new MinuteCounter();
     let lastError: RequestLogEntry | null = null;
-    for (const entry of await readRequestHistory(this.ctx.paths.proxyLogsDir)) {
+    const history = await readRequestHistory(this.ctx.paths.proxyLogsDir);
+    for (const entry of history.entries) {
       minutes.add(entry);
       if (!lastError && isErrorEntry(entry)) lastError = entry;
     }
-    return requestStats(minutes.series(now), now, lastError && this.pricer.price(lastError));
+    return { ...requestStats(minutes.series(now), now, lastError && this.pricer.price(lastError)), refusedNumbers: null, skippedLines: history.skippedLines };
   }
 
   /** Whether live events flow (the engine's stream is open). */

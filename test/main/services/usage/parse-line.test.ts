@@ -53,6 +53,10 @@ describe('parseUsageLine', () => {
     ['a space instead of T', assistantLine({ ts: '2025-11-03 10:00:00Z' })],
     ['an empty request id', assistantLine({ req: '' })],
     ['a version that is not N.N.N', assistantLine({ version: 'beta' })],
+    ['a logged cost of 1e308 (issue 27: two of them sum to Infinity)', assistantLine({ costUSD: 1e308 })],
+    ['a logged cost over the per-request bound', assistantLine({ costUSD: 10_000.01 })],
+    ['a negative logged cost', assistantLine({ costUSD: -1 })],
+    ['input tokens of 2^60 (not a safe integer)', assistantLine({ input: 2 ** 60 })],
   ])('counts %s as malformed', (_name, text) => {
     expect(parseUsageLine(text)).toBe('malformed');
   });

@@ -364,3 +364,20 @@ function asFormat5(bytes: Buffer): Buffer {
   else old.writeUInt32BE(5, 12);
   return old;
 }
+
+describe('numbers from outside (issue 27 point 11)', () => {
+  it('a logged costUSD of 1e308 is refused and counted: the total stays finite, never Infinity (JSON null, `$∞`)', async () => {
+    h = await usageHarness();
+    await h.append('p/s.jsonl', [
+      assistantLine({ msg: 'a', req: 'ra', input: 10, costUSD: 0.5 }),
+      assistantLine({ msg: 'b', req: 'rb', input: 10, costUSD: 1e308 }),
+      assistantLine({ msg: 'c', req: 'rc', input: 10, costUSD: 1e308 }),
+    ]);
+    for (const mode of ['auto', 'display'] as const) {
+      const summary = await h.service.summary({ ...UTC, mode });
+      expect(summary.totalCost).toBe(0.5);
+      expect(JSON.parse(JSON.stringify(summary)).totalCost).toBe(0.5);
+    }
+    expect((await h.service.status()).malformedLines).toBe(2);
+  });
+});

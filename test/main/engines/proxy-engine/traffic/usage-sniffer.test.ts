@@ -50,12 +50,12 @@ describe('UsageSniffer', () => {
     const s = new UsageSniffer();
     s.feed('data: {"choices":[{"delta":{"content":"hi"}}]}\n\n');
     expect(s.tokens()).toBeNull();
-    expect(UsageSniffer.ofBody('{"id":"x"}')).toBeNull();
+    expect(new UsageSniffer().readBody('{"id":"x"}').tokens()).toBeNull();
   });
 
   it('reads the usage of a whole body of either format', () => {
-    expect(UsageSniffer.ofBody(Buffer.from('{"id":"c","choices":[],"usage":{"prompt_tokens":9,"completion_tokens":3,"total_tokens":12}}'))).toEqual({ input: 9, output: 3, cacheRead: 0, cacheWrite: 0 });
-    expect(UsageSniffer.ofBody('{"id":"m","content":[],"usage":{"input_tokens":5,"output_tokens":2,"cache_read_input_tokens":1}}')).toEqual({ input: 5, output: 2, cacheRead: 1, cacheWrite: 0 });
+    expect(new UsageSniffer().readBody(Buffer.from('{"id":"c","choices":[],"usage":{"prompt_tokens":9,"completion_tokens":3,"total_tokens":12}}')).tokens()).toEqual({ input: 9, output: 3, cacheRead: 0, cacheWrite: 0 });
+    expect(new UsageSniffer().readBody('{"id":"m","content":[],"usage":{"input_tokens":5,"output_tokens":2,"cache_read_input_tokens":1}}').tokens()).toEqual({ input: 5, output: 2, cacheRead: 1, cacheWrite: 0 });
   });
 
   it('sees an Anthropic error event and an OpenAI error data line, not the words inside text', () => {
@@ -67,5 +67,27 @@ describe('UsageSniffer', () => {
     const o = new UsageSniffer();
     o.feed('data: {"error":{"message":"upstream died","type":"server_error"}}\n\n');
     expect(o.streamError).toBe('upstream died');
+  });
+
+  it.each([
+    ['1e308', '1e308'],
+    ['a negative count', '-5'],
+    ['a fractional count', '2.5'],
+    ['2^60 (past the safe integers)', String(2 ** 60)],
+    ['a count as text', '"12"'],
+  ])('refuses %s from an upstream and counts it (issue 27 point 11)', (_name, bad) => {
+    const anthropic = new UsageSniffer().readBody(`{"usage":{"input_tokens":${bad},"output_tokens":4,"cache_read_input_tokens":${bad}}}`);
+    expect(anthropic.tokens()).toEqual({ input: 0, output: 4, cacheRead: 0, cacheWrite: 0 });
+    expect(anthropic.refused).toBe(2);
+    const openai = new UsageSniffer();
+    openai.feed(`data: {"choices":[],"usage":{"prompt_tokens":${bad},"completion_tokens":${bad},"prompt_tokens_details":{"cached_tokens":${bad}}}}\n\n`);
+    expect(openai.tokens()).toBeNull();
+    expect(openai.refused).toBe(3);
+  });
+
+  it('takes null as absent, not as a refused number', () => {
+    const s = new UsageSniffer().readBody('{"usage":{"input_tokens":3,"output_tokens":4,"cache_creation_input_tokens":null}}');
+    expect(s.tokens()).toEqual({ input: 3, output: 4, cacheRead: 0, cacheWrite: 0 });
+    expect(s.refused).toBe(0);
   });
 });

@@ -31,11 +31,14 @@ describe('RequestFeed', () => {
     expect(logs.filter((l) => l.includes('request feed: the engine answered 401'))).toHaveLength(1);
   });
 
-  it('reads one entry per line once the engine accepts it', async () => {
+  it('reads one entry per line once the engine accepts it, skipping a line that is not an entry', async () => {
+    const entry = (id: string, status: number) =>
+      JSON.stringify({ id, time: 1, format: 'openai', method: 'POST', path: '/v1/x', modelRequested: null, modelSent: null, upstream: null, keyIndex: null, status, outcome: 'ok', latencyMs: 1, ttfbMs: null, tokens: null, session: null, error: null, errorLog: null });
     server = http.createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/x-ndjson' });
-      res.write('{"id":"a-1","time":1,"status":200}\n{"id":"a-2",');
-      res.write('"time":2,"status":500}\n');
+      const [head, tail] = [entry('a-2', 500).slice(0, 20), entry('a-2', 500).slice(20)];
+      res.write(`${entry('a-1', 200)}\n{"id":"bad","time":1,"status":200}\n${head}`);
+      res.write(`${tail}\n`);
     });
     await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
     const seen: string[] = [];
