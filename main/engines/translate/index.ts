@@ -51,7 +51,7 @@ export { responsesToAnthropic } from './anthropic-responses/response.js';
 export { ResponsesToAnthropicStream } from './anthropic-responses/stream.js';
 export { ResponsesCollector } from './anthropic-responses/collect.js';
 export { responsesFailure, type ResponsesFailure } from './anthropic-responses/failure.js';
-export { createResponsesToAnthropicSse, responsesEvent } from './anthropic-responses/sse.js';
+export { createResponsesToAnthropicSse, responsesEvent, type ResponsesSseTranslator } from './anthropic-responses/sse.js';
 export { ToolNames } from './anthropic-responses/tool-names.js';
 export { createResponsesToOpenAISse, openAIRequestToResponses, responsesToOpenAI, ResponsesToOpenAIStream } from './openai-responses/index.js';
 export { responsesPair, type ClientFormat, type UpstreamFormat, type ResponsesPair } from './registry.js';

@@ -2,11 +2,10 @@ import type { AnthropicRequest } from './anthropic-types.js';
 import { anthropicRequestToResponses, type ResponsesRequestPlan } from './anthropic-responses/request.js';
 import { responsesToAnthropic } from './anthropic-responses/response.js';
 import type { ResponsesResponse } from './anthropic-responses/responses-types.js';
-import { createResponsesToAnthropicSse } from './anthropic-responses/sse.js';
+import { createResponsesToAnthropicSse, type ResponsesSseTranslator } from './anthropic-responses/sse.js';
 import type { ToolNames } from './anthropic-responses/tool-names.js';
 import type { OpenAIRequest } from './openai-types.js';
 import { createResponsesToOpenAISse, openAIRequestToResponses, responsesToOpenAI } from './openai-responses/index.js';
-import type { SseTranslator } from './sse.js';
 
 /** What a client speaks (the route it called) and what an upstream speaks. */
 export type ClientFormat = 'anthropic' | 'openai';
@@ -26,7 +25,7 @@ export interface PairOptions {
 export interface ResponsesPair {
   request(body: Record<string, unknown>, options: PairOptions): ResponsesRequestPlan;
   response(answer: ResponsesResponse, plan: ResponsesRequestPlan, options: PairOptions): unknown;
-  stream(plan: ResponsesRequestPlan, options: PairOptions): SseTranslator;
+  stream(plan: ResponsesRequestPlan, options: PairOptions): ResponsesSseTranslator;
 }
 
 /**

@@ -93,6 +93,16 @@ export class UsageSniffer {
       this.output = num(u.completion_tokens) ?? this.output;
       return;
     }
+    const details = u.input_tokens_details;
+    if (details !== null && typeof details === 'object') {
+      // OpenAI Responses: `input_tokens` counts the cached ones too (as `prompt_tokens` does).
+      const cached = num((details as { cached_tokens?: unknown }).cached_tokens) ?? 0;
+      const input = num(u.input_tokens);
+      if (input !== undefined) this.input = Math.max(0, input - cached);
+      this.cacheRead = cached;
+      this.output = num(u.output_tokens) ?? this.output;
+      return;
+    }
     this.input = num(u.input_tokens) ?? this.input;
     this.output = num(u.output_tokens) ?? this.output;
     this.cacheRead = num(u.cache_read_input_tokens) ?? this.cacheRead;

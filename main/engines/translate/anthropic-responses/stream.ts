@@ -1,7 +1,7 @@
 import type { AnthropicStreamEvent, AnthropicUsage } from '../anthropic-types.js';
 import { anthropicError } from '../errors.js';
 import { anthropicToolId } from '../ids.js';
-import { responsesFailure } from './failure.js';
+import { responsesFailure, type ResponsesFailure } from './failure.js';
 import type { ResponsesResponse, ResponsesStreamEvent } from './responses-types.js';
 import { anthropicMessageIdFor } from './response.js';
 import type { ToolNames } from './tool-names.js';
@@ -31,6 +31,8 @@ export class ResponsesToAnthropicStream {
   private sawToolCall = false;
   private id: string | undefined;
   private model: string | undefined;
+  /** Set when the stream ended in a failure (inside the 200 stream, or cut short). */
+  failure: ResponsesFailure | undefined;
 
   constructor(private readonly options: ResponsesToAnthropicStreamOptions = {}) {}
 
@@ -91,6 +93,7 @@ export class ResponsesToAnthropicStream {
   fail(status: number, message: string): AnthropicStreamEvent[] {
     if (this.finished) return [];
     this.finished = true;
+    this.failure = { status, message };
     return [{ event: 'error', data: anthropicError(status, message) as unknown as Record<string, unknown> }];
   }
 

@@ -9,14 +9,15 @@ import type { AnthropicStreamEvent } from '../anthropic-types.js';
 import type { OpenAIRequest, OpenAIResponse } from '../openai-types.js';
 import { openAIRequestToAnthropic } from '../request-openai-to-anthropic.js';
 import { anthropicResponseToOpenAI } from '../response-anthropic-to-openai.js';
-import { encodeOpenAIFrame, type SseTranslator } from '../sse.js';
+import { encodeOpenAIFrame } from '../sse.js';
 import { AnthropicToOpenAIStream, type AnthropicToOpenAIStreamOptions, type OpenAIStreamFrame } from '../stream-anthropic-to-openai.js';
 import { anthropicRequestToResponses, type ResponsesRequestPlan } from '../anthropic-responses/request.js';
 import { responsesToAnthropic } from '../anthropic-responses/response.js';
 import type { ResponsesResponse, ResponsesStreamEvent } from '../anthropic-responses/responses-types.js';
-import { responsesSse } from '../anthropic-responses/sse.js';
+import { responsesSse, type ResponsesSseTranslator } from '../anthropic-responses/sse.js';
 import { ResponsesToAnthropicStream } from '../anthropic-responses/stream.js';
 import type { ToolNames } from '../anthropic-responses/tool-names.js';
+import type { ResponsesFailure } from '../anthropic-responses/failure.js';
 
 /**
  * The client's own reasoning effort is sent as it is: through the pivot it would become a thinking
@@ -48,6 +49,10 @@ export class ResponsesToOpenAIStream {
     return this.toAnthropic.done;
   }
 
+  get failure(): ResponsesFailure | undefined {
+    return this.toAnthropic.failure;
+  }
+
   push(event: ResponsesStreamEvent): OpenAIStreamFrame[] {
     return this.relay(this.toAnthropic.push(event));
   }
@@ -65,6 +70,6 @@ export class ResponsesToOpenAIStream {
   }
 }
 
-export function createResponsesToOpenAISse(options: AnthropicToOpenAIStreamOptions & { toolNames?: ToolNames } = {}): SseTranslator {
+export function createResponsesToOpenAISse(options: AnthropicToOpenAIStreamOptions & { toolNames?: ToolNames } = {}): ResponsesSseTranslator {
   return responsesSse(new ResponsesToOpenAIStream(options), encodeOpenAIFrame);
 }
