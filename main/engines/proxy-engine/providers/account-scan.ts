@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ACCOUNT_MODELS } from '../../../infra/account-models.js';
 import { READ_LIMITS, readTextBounded } from '../../../infra/bounded-read.js';
-import { overrideUrl, type OriginOverrides } from '../../../infra/origin-overrides.js';
+import { overrideOrigin, type OriginOverrides } from '../../../infra/origin-overrides.js';
 import type { ProxyConfig } from '../config.js';
 import { KeyPool } from '../traffic/key-pool.js';
 import type { AccountUpstream } from './account-upstream.js';
@@ -77,7 +77,7 @@ export class AccountScan {
         kind: 'account',
         name: 'codex',
         format: 'responses',
-        base_url: overrideUrl(CODEX_BASE_URL, this.ctx.originOverrides),
+        base_url: overrideOrigin(CODEX_BASE_URL, this.ctx.originOverrides),
         models: [...ACCOUNT_MODELS.codex.models],
         api_key: keys,
         accounts,
