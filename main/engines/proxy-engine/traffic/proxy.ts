@@ -11,13 +11,14 @@ import type { WholeAnswer } from './plan-responses.js';
 import { collectBody, relayStream, StallError } from './relay.js';
 import type { Attempt } from './select.js';
 import { callUpstream, UpstreamFailure } from './upstream-call.js';
-import { upstreamEndpoint } from './upstream-endpoint.js';
+import { upstreamEndpoint, type UpstreamEndpoint } from './upstream-endpoint.js';
 import type { UpstreamResponse } from './upstream-response.js';
 import { forwardedResponseHeaders, upstreamHeaders } from './upstream-headers.js';
 import { UsageSniffer } from './usage-sniffer.js';
 import { isAccountUpstream } from '../providers/account-upstream.js';
-import { codexHeaders } from '../providers/codex/headers.js';
-import { accountRefusal } from '../providers/codex/refusal.js';
+import { prepareAccountCall } from '../providers/account-call.js';
+import { trafficState } from './state.js';
+import { accountRefusal } from '../providers/account-refusal.js';
 
 /** Non-streaming upstream bodies beyond this are refused (no real completion comes close). */
 const MAX_UPSTREAM_BODY = 64 * 1024 * 1024;
@@ -69,8 +70,19 @@ export async function forward(ctx: EngineContext, call: ForwardCall, attempts: A
     call.record.keyIndex = key ? slot : null;
     call.record.account = account?.email ?? null;
     call.record.modelSent = call.upstreamModel;
-    const endpoint = upstreamEndpoint(upstream, plan.upstreamPath, call.client === 'anthropic' ? call.search : '');
-    const headers = isAccountUpstream(upstream) ? codexHeaders(account!, plan.sessionKey, call.req.headers) : upstreamHeaders(upstream, key, call.client, call.req, plan.stream);
+    let endpoint: UpstreamEndpoint;
+    let headers: Record<string, string>;
+    if (isAccountUpstream(upstream)) {
+      const prepared = await prepareAccountCall(trafficState(ctx).accounts, { upstream, slot, plan, req: call.req, request: call.request, search: call.search, now: ctx.now(), cooldownSeconds: ctx.config.routing.cooldown_seconds });
+      if (!prepared.ok) {
+        last = { status: prepared.status, message: prepared.message };
+        continue;
+      }
+      ({ endpoint, headers } = prepared);
+    } else {
+      endpoint = upstreamEndpoint(upstream, plan.upstreamPath, call.client === 'anthropic' ? call.search : '');
+      headers = upstreamHeaders(upstream, key, call.client, call.req, plan.stream);
+    }
     const log = call.record.addAttempt({
       timestamp: ctx.now(),
       upstream: upstream.name,
@@ -96,6 +108,7 @@ export async function forward(ctx: EngineContext, call: ForwardCall, attempts: A
       call.hangup.onGone(undefined);
       log.responseBody = text;
       if (isAccountUpstream(upstream)) {
+        if (log.status === 401 && upstream.name === 'ghcp') trafficState(ctx).accounts.copilotTokens.drop(upstream.accounts[slot]!.token);
         const refusal = accountRefusal(upstream, slot, log.status, text, ctx.now(), ctx.config.routing.cooldown_seconds);
         last = { status: refusal.status, message: refusal.message };
         if (refusal.tryNext) continue;

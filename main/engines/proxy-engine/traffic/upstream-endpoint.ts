@@ -34,12 +34,13 @@ export function upstreamEndpoint(upstream: RoutedUpstream, path: string, clientS
   let endpoint = byPath.get(key);
   if (!endpoint) {
     if (byPath.size >= MAX_PER_UPSTREAM) byPath.clear();
-    byPath.set(key, (endpoint = parseEndpoint(upstream.base_url, path, search)));
+    byPath.set(key, (endpoint = endpointFor(upstream.base_url, path, search)));
   }
   return endpoint;
 }
 
-function parseEndpoint(baseUrl: string, path: string, search: string): UpstreamEndpoint {
+/** An endpoint from a base URL that is not an upstream's own (an account's API from its token). */
+export function endpointFor(baseUrl: string, path: string, search: string): UpstreamEndpoint {
   const url = new URL(baseUrl.replace(/\/+$/, '') + path);
   if (search) url.search = search;
   const { path: requestPath, auth } = urlToHttpOptions(url);

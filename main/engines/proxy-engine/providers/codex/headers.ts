@@ -1,4 +1,4 @@
-import type { CodexAccount } from './auth-file.js';
+import type { AccountRef } from '../account-upstream.js';
 
 /**
  * The ChatGPT backend answers clients that look like the Codex CLI (reference/accounts.md §4:
@@ -11,11 +11,11 @@ const CODEX_ORIGINATOR = 'codex-tui';
 /** Headers the Codex CLI sends that pass through when an OpenAI-format client sends them. */
 const PASS_THROUGH = ['version', 'x-codex-turn-metadata', 'x-client-request-id', 'x-codex-beta-features'] as const;
 
-export function codexHeaders(account: CodexAccount, sessionKey: string | undefined, incoming: Readonly<Record<string, string | string[] | undefined>>): Record<string, string> {
+export function codexHeaders(account: AccountRef, sessionKey: string | undefined, incoming: Readonly<Record<string, string | string[] | undefined>>): Record<string, string> {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     accept: 'text/event-stream',
-    authorization: `Bearer ${account.accessToken}`,
+    authorization: `Bearer ${account.token}`,
     'user-agent': CODEX_USER_AGENT,
     originator: CODEX_ORIGINATOR,
   };

@@ -1,5 +1,5 @@
-import { responsesFailure } from '../../../translate/index.js';
-import type { AccountUpstream } from '../account-upstream.js';
+import { responsesFailure } from '../../translate/index.js';
+import type { AccountUpstream } from './account-upstream.js';
 
 /** What an account's refusal means for the request: the client's error, and whether another account may serve it. */
 export interface AccountRefusal {
@@ -9,7 +9,7 @@ export interface AccountRefusal {
 }
 
 /**
- * A refusal from the ChatGPT backend for one account. A quota answer cools that account until its
+ * A refusal for one account (the ChatGPT backend, Copilot's API). A quota answer cools that account until its
  * reset (the backend says when) and the request moves on; a 401 means the provider signed it out
  * (another account may still serve); a 5xx cools it briefly. Anything else is the request's fault
  * and goes to the client. Messages say what to do next.
@@ -29,7 +29,7 @@ export function accountRefusal(upstream: AccountUpstream, slot: number, status: 
   }
   if (status === 403 && /challenge|cloudflare|<html/i.test(body)) {
     upstream.pool.coolDownUntil(slot, now + cooldownSeconds * 1000);
-    return { status: 403, message: `${who}: the ChatGPT backend answered with a Cloudflare challenge instead of the API; try again later or sign in again`, tryNext: true };
+    return { status: 403, message: `${who}: the provider answered with a Cloudflare challenge instead of its API; try again later or sign in again`, tryNext: true };
   }
   if (status >= 500) {
     upstream.pool.coolDownUntil(slot, now + cooldownSeconds * 1000);
