@@ -13,6 +13,7 @@ export const requestEntry = z.object({
   modelSent: z.string().nullable(),
   upstream: z.string().nullable(),
   keyIndex: z.int().nullable(),
+  account: z.string().nullable().optional(),
   status: z.int(),
   outcome: z.enum(['ok', 'error', 'stream_error', 'aborted']),
   latencyMs: z.number(),

@@ -1,4 +1,5 @@
 import type { Logger } from '../../infra/logger.js';
+import type { OriginOverrides } from '../../infra/origin-overrides.js';
 import type { ProxyConfig } from './config.js';
 import type { SessionTracker } from './sessions.js';
 import type { RequestLog } from './traffic/request-log.js';
@@ -21,4 +22,6 @@ export interface EngineContext {
   /** ms since epoch when the engine started listening. */
   startedAt: number;
   now: () => number;
+  /** `network.origin_overrides` of the app's config.yaml, for the executors' base URLs (tests, mirrors). */
+  originOverrides?: OriginOverrides;
 }

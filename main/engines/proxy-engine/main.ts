@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { appVersion } from '../../infra/app-version.js';
 import { createLogger, type LogLevel } from '../../infra/logger.js';
+import { ORIGIN_OVERRIDES_ENV, parseOriginOverrides } from '../../infra/origin-overrides.js';
 import { loadProxyConfig, ProxyConfigError } from './config.js';
 import type { EngineContext } from './context.js';
 import { createEngineServer } from './server.js';
@@ -38,6 +39,7 @@ async function main(): Promise<void> {
     version: appVersion(),
     startedAt: Date.now(),
     now: () => Date.now(),
+    originOverrides: parseOriginOverrides(process.env[ORIGIN_OVERRIDES_ENV]),
   };
   const server = createEngineServer(ctx);
   const { host, port } = config.server;

@@ -8,6 +8,7 @@ import { findModel, listModels } from './models.js';
 import { RequestRecord } from './traffic/error-log.js';
 import { finishRequest } from './traffic/finish-request.js';
 import { handleTraffic } from './traffic/index.js';
+import { trafficState } from './traffic/state.js';
 import { matchTrafficRoute, type TrafficRoute } from './traffic/routes.js';
 
 /** The health answer of `GET /`: what the supervisor polls for readiness. */
@@ -67,17 +68,18 @@ function refuse(req: http.IncomingMessage, res: http.ServerResponse, ctx: Engine
 }
 
 /** `GET /v1/models[/{id}]`, also pinned to one upstream under `/api/provider/<name>/`. */
-function answerModels(req: http.IncomingMessage, res: http.ServerResponse, ctx: EngineContext, pathname: string, route: TrafficRoute): void {
+async function answerModels(req: http.IncomingMessage, res: http.ServerResponse, ctx: EngineContext, pathname: string, route: TrafficRoute): Promise<void> {
   req.resume();
   const format = clientFormatOf(req, pathname);
   const { pinned, modelId } = route;
-  if (pinned !== undefined && !ctx.config.upstreams.some((u) => u.name === pinned)) {
-    return refuse(req, res, ctx, pathname, 404, `Unknown provider "${pinned}": no upstream of that name in proxy/config.yaml`);
+  const accounts = await trafficState(ctx).accounts.current();
+  if (pinned !== undefined && !ctx.config.upstreams.some((u) => u.name === pinned) && !accounts.some((u) => u.name === pinned)) {
+    return refuse(req, res, ctx, pathname, 404, `Unknown provider "${pinned}": no upstream of that name in proxy/config.yaml and no signed-in account of it`);
   }
-  let body: unknown = listModels(ctx, pinned);
+  let body: unknown = listModels(ctx, pinned, accounts);
   if (modelId !== undefined) {
-    body = findModel(ctx, modelId, format, pinned);
-    if (!body) return refuse(req, res, ctx, pathname, 404, `Unknown model "${modelId}": no upstream in proxy/config.yaml lists it`);
+    body = findModel(ctx, modelId, format, pinned, accounts);
+    if (!body) return refuse(req, res, ctx, pathname, 404, `Unknown model "${modelId}": no upstream in proxy/config.yaml lists it and no signed-in account serves it`);
   }
   const record = new RequestRecord(req, ctx.now(), format);
   record.modelRequested = modelId ?? null;

@@ -42,3 +42,16 @@ export { anthropicStopReason, openAIFinishReason } from './reasons.js';
 export { anthropicUsageFromOpenAI, openAIUsageFromAnthropic } from './usage.js';
 export { stripUnsignedThinking } from './sanitize.js';
 export { estimateInputTokens } from './count-tokens.js';
+
+// Responses upstreams (the ChatGPT backend behind codex accounts): Anthropic ⇄ Responses, and Chat
+// Completions ⇄ Responses through the Anthropic pivot, chosen by client format in the registry.
+export type * from './anthropic-responses/responses-types.js';
+export { anthropicRequestToResponses, claudeCodeSession, type ResponsesRequestPlan } from './anthropic-responses/request.js';
+export { responsesToAnthropic } from './anthropic-responses/response.js';
+export { ResponsesToAnthropicStream } from './anthropic-responses/stream.js';
+export { ResponsesCollector } from './anthropic-responses/collect.js';
+export { responsesFailure, type ResponsesFailure } from './anthropic-responses/failure.js';
+export { createResponsesToAnthropicSse, responsesEvent, type ResponsesSseTranslator } from './anthropic-responses/sse.js';
+export { ToolNames } from './anthropic-responses/tool-names.js';
+export { createResponsesToOpenAISse, openAIRequestToResponses, responsesToOpenAI, ResponsesToOpenAIStream } from './openai-responses/index.js';
+export { responsesPair, type ClientFormat, type UpstreamFormat, type ResponsesPair } from './registry.js';

@@ -98,16 +98,16 @@ export function createAnthropicToOpenAISse(options: AnthropicToOpenAIStreamOptio
   });
 }
 
-interface ClosingStream<F> {
+export interface ClosingStream<F> {
   end(): F[];
   fail(status: number, message: string): F[];
 }
 
 /** `emit` encodes frames, `write` appends SSE text already encoded, `close` marks the stream finished. */
-type EventHandler<F> = (message: SseEvent, emit: (frames: F[]) => void, close: () => void, write: (text: string) => void) => void;
+export type EventHandler<F> = (message: SseEvent, emit: (frames: F[]) => void, close: () => void, write: (text: string) => void) => void;
 
 /** Shared feed/end/fail plumbing: frames produced while parsing are collected, then handed out. */
-class BufferedTranslator<F> implements SseTranslator {
+export class BufferedTranslator<F> implements SseTranslator {
   private pending = '';
   private closed = false;
   private readonly parser: SseEventReader;
@@ -161,7 +161,7 @@ class BufferedTranslator<F> implements SseTranslator {
   }
 }
 
-function parseJson(data: string): Record<string, unknown> | undefined {
+export function parseJson(data: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(data);
     return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;

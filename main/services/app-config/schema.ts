@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isOrigin } from '../../infra/origin-overrides.js';
 
 /**
  * The whole `{config_dir}/config.yaml` (decisions §3). Every section has defaults, so an
@@ -79,6 +80,15 @@ export const desktopSectionSchema = z.looseObject({
   error_rate_notice: z.number().gt(0).max(1).nullable().optional(),
 });
 
+/**
+ * `network.origin_overrides` (decisions §4.1): exact origin → origin for every outbound base URL
+ * (sign-in, refresh, quota, executors, release feeds), for tests and mirrors.
+ */
+const originText = z.string().refine(isOrigin, { message: 'must be an origin: scheme://host[:port], nothing after it' });
+export const networkSectionSchema = z.looseObject({
+  origin_overrides: z.record(originText, originText).default({}),
+});
+
 export const appConfigSchema = z.looseObject({
   /** Name of the default profile; removed by DELETE /api/accounts/reset-default. */
   default: z.string().optional(),
@@ -88,6 +98,7 @@ export const appConfigSchema = z.looseObject({
   agent_tool: agentToolSectionSchema.prefault({}),
   agent: agentSectionSchema.prefault({}),
   desktop: desktopSectionSchema.prefault({}),
+  network: networkSectionSchema.prefault({}),
 });
 
 export type AppConfig = z.output<typeof appConfigSchema>;

@@ -5,6 +5,7 @@ import { engineCommand } from '../../engines/proxy-engine/command.js';
 import type { ProxyConfig } from '../../engines/proxy-engine/config.js';
 import { writeFileAtomic } from '../../infra/atomic-write.js';
 import type { Paths } from '../../infra/paths.js';
+import { ORIGIN_OVERRIDES_ENV, type OriginOverrides } from '../../infra/origin-overrides.js';
 import type { LaunchSpec } from '../../infra/process-supervisor.js';
 import type { ProxySection } from '../app-config/schema.js';
 import { toBinaryConfig } from './external-config.js';
@@ -25,7 +26,7 @@ export function engineKind(section: ProxySection): EngineKind {
  * group (detached), so a Ctrl-C to `switchboard serve` in a terminal does not reach it; without
  * it the child stays in our group and the app stops it on quit.
  */
-export async function proxyLaunchSpec(paths: Paths, config: ProxyConfig, section: ProxySection): Promise<LaunchSpec> {
+export async function proxyLaunchSpec(paths: Paths, config: ProxyConfig, section: ProxySection, originOverrides: OriginOverrides = {}): Promise<LaunchSpec> {
   await fs.mkdir(paths.proxyLogsDir, { recursive: true, mode: 0o700 });
   await fs.mkdir(paths.proxyAuthDir, { recursive: true, mode: 0o700 });
   const common = { cwd: paths.proxyDir, detached: section.keep_running_on_quit, outputFile: paths.proxyOutput };
@@ -43,7 +44,7 @@ export async function proxyLaunchSpec(paths: Paths, config: ProxyConfig, section
   return {
     command: entry.command,
     args: entry.args,
-    env: { ...entry.env, WRITABLE_PATH: paths.proxyDir, SWITCHBOARD_ERROR_LOG_KEEP: String(section.error_log_keep) },
+    env: { ...entry.env, WRITABLE_PATH: paths.proxyDir, SWITCHBOARD_ERROR_LOG_KEEP: String(section.error_log_keep), [ORIGIN_OVERRIDES_ENV]: JSON.stringify(originOverrides) },
     ...common,
     meta: { engine: 'builtin' },
   };

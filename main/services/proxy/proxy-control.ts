@@ -178,7 +178,7 @@ export class ProxyControl {
     this.next ??= (async () => {
       // config.yaml first: when it is broken, that is the cause to report (the tokens step only
       // logs it, and a missing proxy/config.yaml would otherwise be blamed instead).
-      const section = (await this.ctx.appConfig.read()).config.proxy;
+      const { proxy: section, network } = (await this.ctx.appConfig.read()).config;
       await this.options.prepareConfig?.();
       const config = await loadProxyConfig(this.ctx.paths.proxyConfig);
       this.view = {
@@ -187,7 +187,7 @@ export class ProxyControl {
         managementSecret: config.auth.management_secret,
         engine: engineKind(section),
       };
-      return [this.ctx.paths, config, section] as Parameters<typeof proxyLaunchSpec>;
+      return [this.ctx.paths, config, section, network.origin_overrides] as Parameters<typeof proxyLaunchSpec>;
     })();
     const pending = this.next;
     pending.catch(() => (this.next = undefined));

@@ -32,6 +32,8 @@ export class RequestRecord {
   modelSent: string | null = null;
   upstream: string | null = null;
   keyIndex: number | null = null;
+  /** The subscription account that served (its e-mail), for account upstreams. */
+  account: string | null = null;
   session: string | null = null;
   /** When the first byte of a stream went to the client. */
   firstByteAt: number | null = null;

@@ -27,6 +27,7 @@ export function finishRequest(ctx: EngineContext, record: RequestRecord, pathnam
     modelSent: cutOrNull(record.modelSent, SHORT),
     upstream: record.upstream,
     keyIndex: record.keyIndex,
+    ...(record.account !== null ? { account: cut(record.account, SHORT) } : {}),
     status: record.streamFailedStatus ?? record.status,
     outcome,
     latencyMs: Math.max(0, ctx.now() - record.startedAt),

@@ -82,7 +82,8 @@ async function serve(ctx: EngineContext, x: Exchange): Promise<void> {
   if (typeof model !== 'string' || model === '') return reject(x, 400, 'model: a model name is required');
   x.record.modelRequested = model;
   if (!facts.hasMessages) return reject(x, 400, 'messages: an array of messages is required');
-  const resolved = resolveUpstreams(ctx.config, model, x.pinned);
+  const state = trafficState(ctx);
+  const resolved = resolveUpstreams(ctx.config, model, x.pinned, await state.accounts.current());
   if (!resolved.ok) return reject(x, resolved.status, resolved.message);
   let upstreams = resolved.upstreams;
   if (x.endpoint === 'count_tokens') {
@@ -99,7 +100,6 @@ async function serve(ctx: EngineContext, x: Exchange): Promise<void> {
       return answer(x, 200, { input_tokens: estimate });
     }
   }
-  const state = trafficState(ctx);
   const attempts = attemptOrder(upstreams, state.poolOf, ctx.now());
   const { req, res, client, endpoint, search, record, hangup } = x;
   await forward(ctx, { req, res, client, endpoint, request, search, clientModel: model, upstreamModel: resolved.upstreamModel, record, hangup }, attempts);

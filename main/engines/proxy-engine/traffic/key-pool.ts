@@ -43,6 +43,15 @@ export class KeyPool {
     this.coolUntil[slot] = Math.max(this.coolUntil[slot]!, now + ms);
   }
 
+  /** Cools a slot until an absolute time (a provider's reset, a cooldown carried over). */
+  coolDownUntil(slot: number, until: number): void {
+    this.coolUntil[slot] = Math.max(this.coolUntil[slot]!, until);
+  }
+
+  cooledUntil(slot: number): number {
+    return this.coolUntil[slot]!;
+  }
+
   isCooling(slot: number, now: number): boolean {
     return this.coolUntil[slot]! > now;
   }

@@ -16,9 +16,11 @@ import {
   type SseTranslator,
 } from '../../translate/index.js';
 import type { ClientFormat } from '../client-errors.js';
-import type { Upstream } from '../config.js';
+import type { RoutedUpstream } from '../providers/account-upstream.js';
 import type { ClientBody, ToolsMapping } from './client-body.js';
 import { ToolsMemo } from './tools-memo.js';
+import { responsesPlan, type WholeAnswer } from './plan-responses.js';
+import type { ResponsesFailure } from '../../translate/index.js';
 
 /**
  * How one client request travels to one upstream format and back: the upstream path and body,
@@ -33,6 +35,12 @@ export interface TrafficPlan {
   mapResponse?: (upstreamJson: unknown) => unknown;
   /** Streaming translator; undefined = pass the bytes through. */
   createStream?: () => SseTranslator;
+  /** An upstream that always streams: its whole body → the client's answer, or why there is none. */
+  decodeWhole?: (body: Buffer) => WholeAnswer;
+  /** After a relayed stream: the failure it ended in, when the translator saw one. */
+  streamFailure?: () => ResponsesFailure | undefined;
+  /** The conversation's cache key, for executors that send it as a header. */
+  sessionKey?: string;
 }
 
 export interface PlanInput {
@@ -44,9 +52,10 @@ export interface PlanInput {
   upstreamModel: string;
 }
 
-export function planFor(upstream: Upstream, input: PlanInput): TrafficPlan {
+export function planFor(upstream: RoutedUpstream, input: PlanInput): TrafficPlan {
   const { request } = input;
   const stream = request.facts.stream && input.endpoint !== 'count_tokens';
+  if (upstream.format === 'responses') return responsesPlan(input, stream);
   const sameModel = input.clientModel === input.upstreamModel;
   if (upstream.format === 'anthropic') {
     const path = input.endpoint === 'count_tokens' ? '/v1/messages/count_tokens' : '/v1/messages';

@@ -7,13 +7,18 @@ import type { RequestRecord } from './error-log.js';
 import type { Hangup } from './hangup.js';
 import { cooldownMs } from './key-pool.js';
 import { planFor, type TrafficPlan } from './plan.js';
+import type { WholeAnswer } from './plan-responses.js';
 import { collectBody, relayStream, StallError } from './relay.js';
 import type { Attempt } from './select.js';
 import { callUpstream, UpstreamFailure } from './upstream-call.js';
-import { upstreamEndpoint } from './upstream-endpoint.js';
+import { upstreamEndpoint, type UpstreamEndpoint } from './upstream-endpoint.js';
 import type { UpstreamResponse } from './upstream-response.js';
 import { forwardedResponseHeaders, upstreamHeaders } from './upstream-headers.js';
 import { UsageSniffer } from './usage-sniffer.js';
+import { isAccountUpstream } from '../providers/account-upstream.js';
+import { prepareAccountCall } from '../providers/account-call.js';
+import { trafficState } from './state.js';
+import { accountRefusal } from '../providers/account-refusal.js';
 
 /** Non-streaming upstream bodies beyond this are refused (no real completion comes close). */
 const MAX_UPSTREAM_BODY = 64 * 1024 * 1024;
@@ -35,7 +40,7 @@ interface Failure {
   status: number;
   /** The upstream's error body, when it sent one; else `message` is the whole story. */
   upstreamBody?: string;
-  upstreamFormat?: ClientFormat;
+  upstreamFormat?: ClientFormat | 'responses';
   message: string;
 }
 
@@ -60,15 +65,28 @@ export async function forward(ctx: EngineContext, call: ForwardCall, attempts: A
       return;
     }
     const key = pool.key(slot);
+    const account = isAccountUpstream(upstream) ? upstream.accounts[slot] : undefined;
     call.record.upstream = upstream.name;
     call.record.keyIndex = key ? slot : null;
+    call.record.account = account?.email ?? null;
     call.record.modelSent = call.upstreamModel;
-    const endpoint = upstreamEndpoint(upstream, plan.upstreamPath, call.client === 'anthropic' ? call.search : '');
-    const headers = upstreamHeaders(upstream, key, call.client, call.req, plan.stream);
+    let endpoint: UpstreamEndpoint;
+    let headers: Record<string, string>;
+    if (isAccountUpstream(upstream)) {
+      const prepared = await prepareAccountCall(trafficState(ctx).accounts, { upstream, slot, plan, req: call.req, request: call.request, search: call.search, now: ctx.now(), cooldownSeconds: ctx.config.routing.cooldown_seconds });
+      if (!prepared.ok) {
+        last = { status: prepared.status, message: prepared.message };
+        continue;
+      }
+      ({ endpoint, headers } = prepared);
+    } else {
+      endpoint = upstreamEndpoint(upstream, plan.upstreamPath, call.client === 'anthropic' ? call.search : '');
+      headers = upstreamHeaders(upstream, key, call.client, call.req, plan.stream);
+    }
     const log = call.record.addAttempt({
       timestamp: ctx.now(),
       upstream: upstream.name,
-      keyLabel: key ? `key ${slot + 1} of ${pool.keys.length}` : 'no key',
+      keyLabel: account ? `account ${account.email}` : key ? `key ${slot + 1} of ${pool.keys.length}` : 'no key',
       url: endpoint.href,
       headers,
       body: plan.body,
@@ -89,6 +107,13 @@ export async function forward(ctx: EngineContext, call: ForwardCall, attempts: A
       const text = await collectBody(res, timeouts.firstByteMs, 1024 * 1024).then(String, (e: Error) => `<body unreadable: ${e.message}>`);
       call.hangup.onGone(undefined);
       log.responseBody = text;
+      if (isAccountUpstream(upstream)) {
+        if (log.status === 401 && upstream.name === 'ghcp') trafficState(ctx).accounts.copilotTokens.drop(upstream.accounts[slot]!.token);
+        const refusal = accountRefusal(upstream, slot, log.status, text, ctx.now(), ctx.config.routing.cooldown_seconds);
+        last = { status: refusal.status, message: refusal.message };
+        if (refusal.tryNext) continue;
+        break;
+      }
       last = { status: log.status, upstreamBody: text, upstreamFormat: upstream.format, message: text };
       if (log.status === 429 || log.status >= 500) {
         pool.coolDown(slot, ctx.now(), cooldownMs(ctx.config.routing.cooldown_seconds, res.header('retry-after'), ctx.now()));
@@ -98,6 +123,9 @@ export async function forward(ctx: EngineContext, call: ForwardCall, attempts: A
     }
     const done = plan.stream ? await relay(call, plan, res, timeouts.firstByteMs, log, ctx.now) : await respondWhole(call, plan, res, timeouts.firstByteMs, log);
     call.hangup.onGone(undefined);
+    const ended = plan.streamFailure?.();
+    // A quota answer inside the backend's 200 stream cools the account like a 429 would.
+    if (ended && isAccountUpstream(upstream) && ended.status === 429) accountRefusal(upstream, slot, 429, JSON.stringify({ error: { message: ended.message } }), ctx.now(), ctx.config.routing.cooldown_seconds);
     if (done === 'sent' || done === 'aborted') return;
     pool.coolDown(slot, ctx.now(), ctx.config.routing.cooldown_seconds * 1000);
     last = done;
@@ -130,6 +158,13 @@ async function relay(call: ForwardCall, plan: TrafficPlan, res: UpstreamResponse
       if (sniffer.streamError !== undefined) {
         log.error = sniffer.streamError;
         record.streamFailed(502, sniffer.streamError);
+      } else {
+        // A translated stream whose upstream failed in its own words (a Responses `response.failed`).
+        const failure = plan.streamFailure?.();
+        if (failure) {
+          log.error = failure.message;
+          record.streamFailed(failure.status, failure.message);
+        }
       }
       return 'sent';
     case 'broken':
@@ -154,6 +189,7 @@ async function respondWhole(call: ForwardCall, plan: TrafficPlan, res: UpstreamR
     log.error = (err as Error).message;
     return { status: err instanceof StallError ? err.status : 502, message: (err as Error).message };
   }
+  if (plan.decodeWhole) return answerGathered(call, plan.decodeWhole(body), log);
   if (!plan.mapResponse) {
     call.record.takeUsage(new UsageSniffer().readBody(body));
     call.res.writeHead(res.statusCode, { 'content-type': res.header('content-type') ?? 'application/json', 'content-length': body.length, ...forwardedResponseHeaders(res.headers) });
@@ -176,6 +212,25 @@ async function respondWhole(call: ForwardCall, plan: TrafficPlan, res: UpstreamR
   }
   sendJson(call.res, 200, mapped);
   call.record.finish(200, '<translated upstream body>');
+  return 'sent';
+}
+
+/**
+ * A whole answer gathered from an upstream that always streams. A quota or server failure inside
+ * that stream moves on to the next account; any other failure is the client's answer.
+ */
+function answerGathered(call: ForwardCall, result: WholeAnswer, log: { error?: string }): StepResult {
+  if ('failure' in result) {
+    log.error = result.failure.message;
+    if (result.failure.status === 429 || result.failure.status >= 500) return { status: result.failure.status, message: result.failure.message };
+    sendFailure(call, { status: result.failure.status, message: result.failure.message });
+    return 'sent';
+  }
+  const usage = new UsageSniffer();
+  usage.take(result.usage);
+  call.record.tokens = usage.tokens();
+  sendJson(call.res, 200, result.answer);
+  call.record.finish(200, '<answer gathered from the upstream stream>');
   return 'sent';
 }
 

@@ -38,6 +38,8 @@ export interface RequestLogEntry {
   upstream: string | null;
   /** 0-based position of the key in the upstream's `api_key` list (the error log's "key 1 of 2" is 0). */
   keyIndex: number | null;
+  /** The subscription account that served (its e-mail); absent for API-key upstreams. */
+  account?: string | null;
   /** What the client got; for a stream that failed after its 200, the status its error frame carried. */
   status: number;
   outcome: RequestOutcome;

@@ -1,13 +1,16 @@
-import type { Upstream } from '../config.js';
 import type { EngineContext } from '../context.js';
-import { upstreamKeys } from '../config.js';
+import { upstreamKeys, type Upstream } from '../config.js';
+import { AccountScan } from '../providers/account-scan.js';
+import { isAccountUpstream, type RoutedUpstream } from '../providers/account-upstream.js';
 import { DEFAULT_ERROR_LOG_KEEP, ErrorLogWriter } from './error-log-writer.js';
 import { KeyPool } from './key-pool.js';
 import { RequestLog } from './request-log.js';
 
 /** Traffic bookkeeping that lives as long as the engine: key pools, the error-log writer, the request log. */
 export interface TrafficState {
-  poolOf: (upstream: Upstream) => KeyPool;
+  poolOf: (upstream: RoutedUpstream) => KeyPool;
+  /** The signed-in subscription accounts, as upstreams. */
+  accounts: AccountScan;
   errorLogs: ErrorLogWriter;
   requestLog: RequestLog;
 }
@@ -22,10 +25,12 @@ export function trafficState(ctx: EngineContext): TrafficState {
     const keep = ctx.config.routing.error_logs_max_files ?? ctx.errorLogKeep ?? DEFAULT_ERROR_LOG_KEEP;
     state = {
       poolOf: (upstream) => {
+        if (isAccountUpstream(upstream)) return upstream.pool;
         let pool = pools.get(upstream);
         if (!pool) pools.set(upstream, (pool = new KeyPool(upstreamKeys(upstream))));
         return pool;
       },
+      accounts: new AccountScan({ authDir: ctx.authDir, config: ctx.config, originOverrides: ctx.originOverrides ?? {}, now: ctx.now }),
       errorLogs: new ErrorLogWriter(ctx.logsDir, keep, ctx.logger),
       requestLog: ctx.requestLog ?? new RequestLog(ctx.logsDir, ctx.logger, ctx.startedAt),
     };

@@ -1,5 +1,5 @@
 import { urlToHttpOptions } from 'node:url';
-import type { Upstream } from '../config.js';
+import type { RoutedUpstream } from '../providers/account-upstream.js';
 
 /** Where one upstream call goes, parsed once: WHATWG URL parsing per request was a visible cost. */
 export interface UpstreamEndpoint {
@@ -19,14 +19,14 @@ export interface UpstreamEndpoint {
  * Endpoints per upstream, keyed by path + query. Upstream objects live as long as the loaded
  * config; the query comes from the client (`?beta=true` in practice), so each map is bounded.
  */
-const cache = new WeakMap<Upstream, Map<string, UpstreamEndpoint>>();
+const cache = new WeakMap<RoutedUpstream, Map<string, UpstreamEndpoint>>();
 const MAX_PER_UPSTREAM = 32;
 
 /**
  * The upstream URL of a call: OpenAI base URLs carry their version path, Anthropic ones do not
  * (decisions §4). Claude Code's `?beta=true` matters only to an Anthropic upstream.
  */
-export function upstreamEndpoint(upstream: Upstream, path: string, clientSearch: string): UpstreamEndpoint {
+export function upstreamEndpoint(upstream: RoutedUpstream, path: string, clientSearch: string): UpstreamEndpoint {
   const search = upstream.format === 'anthropic' ? clientSearch : '';
   let byPath = cache.get(upstream);
   if (!byPath) cache.set(upstream, (byPath = new Map()));
@@ -34,12 +34,13 @@ export function upstreamEndpoint(upstream: Upstream, path: string, clientSearch:
   let endpoint = byPath.get(key);
   if (!endpoint) {
     if (byPath.size >= MAX_PER_UPSTREAM) byPath.clear();
-    byPath.set(key, (endpoint = parseEndpoint(upstream.base_url, path, search)));
+    byPath.set(key, (endpoint = endpointFor(upstream.base_url, path, search)));
   }
   return endpoint;
 }
 
-function parseEndpoint(baseUrl: string, path: string, search: string): UpstreamEndpoint {
+/** An endpoint from a base URL that is not an upstream's own (an account's API from its token). */
+export function endpointFor(baseUrl: string, path: string, search: string): UpstreamEndpoint {
   const url = new URL(baseUrl.replace(/\/+$/, '') + path);
   if (search) url.search = search;
   const { path: requestPath, auth } = urlToHttpOptions(url);

@@ -97,6 +97,15 @@ export class UsageSniffer {
       this.output = this.count(u.completion_tokens) ?? this.output;
       return;
     }
+    if (isObject(u.input_tokens_details)) {
+      // OpenAI Responses: `input_tokens` counts the cached ones too (as `prompt_tokens` does).
+      const cached = this.count(u.input_tokens_details.cached_tokens) ?? 0;
+      const input = this.count(u.input_tokens);
+      if (input !== undefined) this.input = Math.max(0, input - cached);
+      this.cacheRead = cached;
+      this.output = this.count(u.output_tokens) ?? this.output;
+      return;
+    }
     this.input = this.count(u.input_tokens) ?? this.input;
     this.output = this.count(u.output_tokens) ?? this.output;
     this.cacheRead = this.count(u.cache_read_input_tokens) ?? this.cacheRead;

@@ -68,7 +68,7 @@ function Row(props: { entry: RequestEntry }) {
       </td>
       <td class="nowrap">
         {e.upstream ?? '—'}
-        {e.keyIndex != null ? <span class="muted"> · key {e.keyIndex + 1}</span> : null}
+        {e.account ? <span class="muted"> · {e.account}</span> : e.keyIndex != null ? <span class="muted"> · key {e.keyIndex + 1}</span> : null}
       </td>
       <td class="traffic-status">
         <StatusBadge kind={outcome.kind} label={outcome.text} />

@@ -78,10 +78,10 @@ describe('GET /v1/models/{id} (models.retrieve() of both SDKs)', () => {
   it('answers 404 in each format for an unknown model', async () => {
     const o = await get('/v1/models/gpt-9', openaiSdk);
     expect(o.status).toBe(404);
-    expect(await o.json()).toEqual({ error: { message: 'Unknown model "gpt-9": no upstream in proxy/config.yaml lists it', type: 'invalid_request_error', code: 'model_not_found' } });
+    expect(await o.json()).toEqual({ error: { message: 'Unknown model "gpt-9": no upstream in proxy/config.yaml lists it and no signed-in account serves it', type: 'invalid_request_error', code: 'model_not_found' } });
     const a = await get('/v1/models/claude-9', anthropicSdk);
     expect(a.status).toBe(404);
-    expect(await a.json()).toEqual({ type: 'error', error: { type: 'not_found_error', message: 'Unknown model "claude-9": no upstream in proxy/config.yaml lists it' } });
+    expect(await a.json()).toEqual({ type: 'error', error: { type: 'not_found_error', message: 'Unknown model "claude-9": no upstream in proxy/config.yaml lists it and no signed-in account serves it' } });
   });
 
   it('pins to one upstream under /api/provider/<name>/', async () => {

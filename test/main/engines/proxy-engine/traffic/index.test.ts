@@ -356,7 +356,7 @@ describe('errors before the first byte become JSON errors', () => {
   it('an unknown provider alias is a 404 naming it', async () => {
     const res = await post('/api/provider/nope/v1/chat/completions', { model: 'x', messages: [] });
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ error: { message: 'Unknown provider "nope": no upstream of that name in proxy/config.yaml', type: 'invalid_request_error', code: 'model_not_found' } });
+    expect(await res.json()).toEqual({ error: { message: 'Unknown provider "nope": no upstream of that name in proxy/config.yaml and no signed-in account of it', type: 'invalid_request_error', code: 'model_not_found' } });
   });
 });
 
@@ -440,13 +440,13 @@ describe('routing errors in the client format', () => {
   it('unknown model → 404 naming it, Anthropic format on /v1/messages', async () => {
     const res = await post('/v1/messages', { model: 'claude-9-ultra', max_tokens: 1, messages: [] }, claudeCodeHeaders);
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ type: 'error', error: { type: 'not_found_error', message: 'Unknown model "claude-9-ultra": no upstream in proxy/config.yaml lists it' } });
+    expect(await res.json()).toEqual({ type: 'error', error: { type: 'not_found_error', message: 'Unknown model "claude-9-ultra": no upstream in proxy/config.yaml lists it and no signed-in account serves it' } });
   });
 
   it('unknown model → 404 naming it, OpenAI format on /v1/chat/completions', async () => {
     const res = await post('/v1/chat/completions', { model: 'gpt-9', messages: [] });
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ error: { message: 'Unknown model "gpt-9": no upstream in proxy/config.yaml lists it', type: 'invalid_request_error', code: 'model_not_found' } });
+    expect(await res.json()).toEqual({ error: { message: 'Unknown model "gpt-9": no upstream in proxy/config.yaml lists it and no signed-in account serves it', type: 'invalid_request_error', code: 'model_not_found' } });
   });
 
   it.each([

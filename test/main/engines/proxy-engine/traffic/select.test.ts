@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseProxyConfig, type Upstream } from '../../../../../main/engines/proxy-engine/config.js';
+import { parseProxyConfig } from '../../../../../main/engines/proxy-engine/config.js';
+import type { RoutedUpstream } from '../../../../../main/engines/proxy-engine/providers/account-upstream.js';
 import { KeyPool } from '../../../../../main/engines/proxy-engine/traffic/key-pool.js';
 import { attemptOrder, MAX_ATTEMPTS, resolveUpstreams } from '../../../../../main/engines/proxy-engine/traffic/select.js';
 
@@ -22,18 +23,18 @@ describe('resolveUpstreams', () => {
   });
 
   it('an unknown model is a 404 naming it', () => {
-    expect(resolveUpstreams(config, 'gpt-9', undefined)).toEqual({ ok: false, status: 404, message: 'Unknown model "gpt-9": no upstream in proxy/config.yaml lists it' });
+    expect(resolveUpstreams(config, 'gpt-9', undefined)).toEqual({ ok: false, status: 404, message: 'Unknown model "gpt-9": no upstream in proxy/config.yaml lists it and no signed-in account serves it' });
   });
 
   it('an unknown pinned provider is a 404 naming it', () => {
-    expect(resolveUpstreams(config, 'm1', 'zzz')).toEqual({ ok: false, status: 404, message: 'Unknown provider "zzz": no upstream of that name in proxy/config.yaml' });
+    expect(resolveUpstreams(config, 'm1', 'zzz')).toEqual({ ok: false, status: 404, message: 'Unknown provider "zzz": no upstream of that name in proxy/config.yaml and no signed-in account of it' });
   });
 });
 
 describe('attemptOrder', () => {
   const pools = () => {
-    const map = new Map<Upstream, KeyPool>();
-    return (u: Upstream) => map.get(u) ?? map.set(u, new KeyPool(Array.isArray(u.api_key) ? u.api_key : [u.api_key!])).get(u)!;
+    const map = new Map<RoutedUpstream, KeyPool>();
+    return (u: RoutedUpstream) => map.get(u) ?? map.set(u, new KeyPool(Array.isArray(u.api_key) ? u.api_key : [u.api_key!])).get(u)!;
   };
   const label = (attempts: ReturnType<typeof attemptOrder>) => attempts.map((a) => `${a.upstream.name}:${a.pool.key(a.slot)}`);
 
