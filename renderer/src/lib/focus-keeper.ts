@@ -11,7 +11,8 @@
  * never touched: only a loss to <body> of an element that can no longer hold focus counts.
  */
 
-const FOCUSABLE = 'button:not([disabled]), a[href], input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+/** Controls, enabled or not: a disabled one may be the result that is still busy. */
+const CONTROLS = 'button, a[href], input, select, textarea, [tabindex]:not([tabindex="-1"])';
 
 interface Lost {
   el: HTMLElement;
@@ -21,7 +22,7 @@ interface Lost {
 }
 
 /** Where focus is parked while the element it belongs to is disabled (its action still runs). */
-let parked: { el: HTMLElement; at: HTMLElement } | null = null;
+let parked: { lost: Lost; at: HTMLElement } | null = null;
 let last: Lost | null = null;
 
 export function installFocusKeeper(doc: Document = document): () => void {
@@ -33,10 +34,16 @@ export function installFocusKeeper(doc: Document = document): () => void {
   };
   // Removal fires no focusout in every browser, and disabling may not either: watch the DOM.
   const observer = new MutationObserver(() => {
-    if (parked && !parked.el.hasAttribute('disabled') && parked.el.isConnected && doc.activeElement === parked.at) {
-      const { el } = parked;
-      parked = null;
-      el.focus({ preventScroll: true });
+    if (parked && doc.activeElement === parked.at) {
+      const { lost } = parked;
+      // Enabled again: back to it. Replaced by its result (Make default → Clear default): there.
+      if (lost.el.isConnected && !lost.el.hasAttribute('disabled')) {
+        parked = null;
+        lost.el.focus({ preventScroll: true });
+      } else if (!lost.el.isConnected) {
+        parked = null;
+        restore(lost);
+      }
       return;
     }
     if (doc.activeElement && doc.activeElement !== doc.body) return;
@@ -67,21 +74,24 @@ function cannotHoldFocus(el: HTMLElement): boolean {
 function restore(lost: Lost): void {
   last = null;
   const { el } = lost;
-  if (el.isConnected) {
-    // Disabled while its action runs: hold focus on its panel, give it back when enabled.
-    const at = holder(lost);
-    if (at) {
-      parked = { el, at };
-      at.focus({ preventScroll: true });
-    }
-    return;
-  }
+  if (el.isConnected) return park(lost);
   const place = lost.ancestors.find((a) => a.isConnected && visible(a));
   if (!place) return;
-  const candidates = [...place.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(visible);
+  const candidates = [...place.querySelectorAll<HTMLElement>(CONTROLS)].filter(visible);
   const twin = candidates.find((c) => c.tagName === el.tagName && labelOf(c) === lost.label);
-  const target = twin ?? candidates[0] ?? focusableBox(place);
-  target?.focus({ preventScroll: true });
+  const target = twin ?? candidates[0];
+  if (!target) return focusableBox(place).focus({ preventScroll: true });
+  // The result may still be busy (disabled until the list reloads): wait for it the same way.
+  if (target.hasAttribute('disabled')) return park({ el: target, ancestors: ancestorsOf(target), label: labelOf(target) });
+  target.focus({ preventScroll: true });
+}
+
+/** Disabled while its action runs: hold focus on its panel, give it back when enabled. */
+function park(lost: Lost): void {
+  const at = holder(lost);
+  if (!at) return;
+  parked = { lost, at };
+  at.focus({ preventScroll: true });
 }
 
 /** An enabled control next to the element, else its panel (made focusable by script only). */
