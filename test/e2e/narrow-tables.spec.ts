@@ -41,6 +41,14 @@ test.afterAll(async () => {
   await upstream.close();
 });
 
+/** The cell of `row` under the column headed `header`, found by the header's position (not by markup). */
+async function cellUnder(table: Locator, row: Locator, header: string): Promise<Locator> {
+  const headers = (await table.locator('thead th').allInnerTexts()).map((t) => t.trim());
+  const index = headers.indexOf(header);
+  expect(index, `${header} in ${headers.join(', ')}`).toBeGreaterThanOrEqual(0);
+  return row.locator('th, td').nth(index);
+}
+
 /** The element's box lies inside the viewport (left and right edges), with nothing scrolled. */
 async function expectInView(page: Page, cell: Locator): Promise<void> {
   const box = await cell.boundingBox();
@@ -61,8 +69,8 @@ test('Usage sessions at 800 px: short session id, cost and total tokens in view'
   await expect(id.locator('code')).toHaveText(`${full.slice(0, 8)}…`);
   await expect(id).toHaveAttribute('title', `${full} (click to copy)`);
   await first.scrollIntoViewIfNeeded();
-  await expectInView(page, first.locator('td[data-col="cost"]'));
-  await expectInView(page, first.locator('td[data-col="total"]'));
+  await expectInView(page, await cellUnder(table, first, 'Cost'));
+  await expectInView(page, await cellUnder(table, first, 'Total tokens'));
   await expect(table.getByRole('columnheader', { name: 'Session' })).toBeVisible();
   await page.getByTestId('sessions').screenshot({ path: `${SHOTS}/usage-sessions-800.png` });
 });
@@ -79,12 +87,14 @@ test('Traffic at 800 px: status, latency and cost of a request in view', async (
   await res.arrayBuffer();
   expect(res.status).toBe(200);
   await page.goto(`${app.url}/#/traffic`);
-  const row = page.getByTestId('traffic-table').getByTestId('traffic-row').first();
+  const table = page.getByTestId('traffic-table');
+  const row = table.getByTestId('traffic-row').first();
   await expect(row).toContainText('gpt-4o');
   await row.scrollIntoViewIfNeeded();
-  await expect(row.locator('td[data-col="cost"]')).toHaveText(/^\$/);
-  await expectInView(page, row.locator('td[data-col="cost"]'));
-  await expectInView(page, row.locator('td[data-col="latency"]'));
-  await expectInView(page, row.locator('.traffic-status'));
+  const cost = await cellUnder(table, row, 'Cost');
+  await expect(cost).toHaveText(/^\$/);
+  await expectInView(page, cost);
+  await expectInView(page, await cellUnder(table, row, 'Latency'));
+  await expectInView(page, await cellUnder(table, row, 'Status'));
   await page.getByTestId('traffic-table').screenshot({ path: `${SHOTS}/traffic-800.png` });
 });
