@@ -66,7 +66,7 @@ test('Usage sessions at 800 px: short session id, cost and total tokens in view'
   const id = first.locator('[data-session-id]');
   const full = (await id.getAttribute('data-session-id'))!;
   expect(full.length).toBeGreaterThan(9);
-  await expect(id.locator('code')).toHaveText(`${full.slice(0, 8)}…`);
+  await expect(id.locator('.mono')).toHaveText(`${full.slice(0, 8)}…`);
   await expect(id).toHaveAttribute('title', `${full} (click to copy)`);
   await first.scrollIntoViewIfNeeded();
   await expectInView(page, await cellUnder(table, first, 'Cost'));

@@ -39,7 +39,7 @@ export function Diagnostics(props: { diag: AgentDiagnostics }) {
           <dt>Also on PATH</dt>
           <dd>{others(d)}</dd>
           <dt>Settings file</dt>
-          <dd>
+          <dd data-testid="agent-settings-file">
             {d.settingsFile.exists ? (
               d.settingsFile.parseError ? (
                 <StatusBadge kind="bad" label="Unreadable JSON" />

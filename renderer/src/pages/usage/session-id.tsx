@@ -24,7 +24,7 @@ export function SessionId(props: { id: string }) {
   };
   return (
     <button type="button" class="link-button session-id" title={`${props.id} (click to copy)`} onClick={() => void copy()} data-session-id={props.id}>
-      <code>{shortId(props.id)}</code>
+      <span class="mono">{shortId(props.id)}</span>
       <span class="sr-only"> copy the full session id {props.id}</span>
       <span aria-live="polite" class="session-id-state">
         {copied === 'copied' ? ' ✓ Copied' : copied === 'failed' ? ' ✕ Copy failed' : ''}
