@@ -12,7 +12,14 @@ let app: App;
 test.beforeAll(async () => {
   app = await startApp();
 });
-test.afterAll(() => app.stop());
+test.afterAll(async () => {
+  await fetch(`${app.url}/api/proxy/proxy-stop`, { method: 'POST' }).catch(() => undefined);
+  await app.stop();
+});
+
+/** Whether focus is inside the element with this test id (read in the page). */
+const focusInside = (page: Page, testId: string): Promise<boolean> =>
+  page.evaluate(`Boolean(document.activeElement && document.activeElement.closest('[data-testid="${testId}"]'))`);
 
 interface Focused { tag: string | null; text: string; inCard: boolean }
 /** What has focus, read in the page (a string, as the specs compile without the DOM library). */
@@ -62,4 +69,19 @@ test('Clear default then Make default again: focus follows each result, never th
   await expect(make).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(card.getByRole('button', { name: `Clear default (${PROFILE})` })).toBeFocused();
+});
+
+test('Start proxy from the keyboard: disabled while starting and after; focus stays in the proxy panel, Tab goes on there', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.goto(`${app.url}/#/proxy/status`);
+  const panel = page.getByTestId('proxy-control');
+  const start = panel.getByRole('button', { name: 'Start proxy' });
+  await expect(start).toBeEnabled();
+  await start.focus();
+  await page.keyboard.press('Enter');
+  await expect(panel.getByTestId('proxy-state')).toContainText('Running', { timeout: 60_000 });
+  await expect(start).toBeDisabled();
+  expect(await focusInside(page, 'proxy-control')).toBe(true);
+  await page.keyboard.press('Tab');
+  expect(await focusInside(page, 'proxy-control')).toBe(true);
 });
