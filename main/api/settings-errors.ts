@@ -6,6 +6,7 @@ import { ApiError } from './errors.js';
 
 const settingsAnswers: Record<SettingsErrorKind, [number, ErrorText]> = {
   'invalid-profile': [400, E.invalidProfile],
+  'invalid-settings': [400, E.settingsRequired],
   'not-found': [404, E.settingsNotFound],
   conflict: [409, E.modifiedExternally],
   'read-failed': [500, E.readSettingsFailed],

@@ -3,6 +3,7 @@ import { routeOn } from './route.js';
 import type { RouterDeps } from './routers.js';
 import {
   profileSettingsResponse,
+  settingsDeleteResponse,
   settingsUpdateBody,
   settingsUpdateError,
   settingsUpdateResponse,
@@ -44,6 +45,14 @@ export function createSettingsRouter({ services, registry }: RouterDeps): Router
       services.profiles.announce('settings', [params.profile!]);
       return answer;
     },
+  });
+
+  route({
+    method: 'delete',
+    path: '/api/settings/:profile',
+    summary: 'Delete a profile: its file moves to backups/ (backup naming); the default is cleared when it was this one',
+    response: settingsDeleteResponse,
+    handler: ({ params }) => services.profiles.remove(params.profile!),
   });
 
   router.use(mapSettingsErrors);

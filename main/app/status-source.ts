@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ApiClient } from './api-client.js';
 import type { TrayProfiles } from './tray-profiles.js';
+import { countRecent } from './recent-anomalies.js';
 
 /**
  * What the tray shows, read from the same endpoints the dashboard uses. A part the API cannot
@@ -86,7 +87,7 @@ const profilesSchema = z.looseObject({
 });
 const presetsSchema = z.looseObject({ presets: z.array(z.looseObject({ name: z.string() })) });
 const summarySchema = z.looseObject({ totalCost: z.number() });
-const insightsSchema = z.looseObject({ anomalies: z.array(z.unknown()) });
+const insightsSchema = z.looseObject({ anomalies: z.array(z.looseObject({ date: z.string() })) });
 const statsSchema = z.looseObject({
   perMinute: z.array(z.looseObject({ requests: z.number(), errors: z.number() })),
   requestsPerMinute: z.number(),
@@ -121,7 +122,7 @@ export function createHttpStatusSource(api: ApiClient, now: () => Date = () => n
         proxy: proxy ? { running: proxy.running, port: proxy.port, sessionCount: proxy.sessionCount } : null,
         bridge: bridgeStatus(bridge, config?.config.cursor?.enabled),
         todayCost: summary?.totalCost ?? null,
-        anomalies: insights?.anomalies.length ?? null,
+        anomalies: insights ? countRecent(insights.anomalies, today) : null,
         desktop: config
           ? {
               notifications: config.config.desktop?.notifications ?? true,

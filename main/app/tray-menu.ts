@@ -146,7 +146,8 @@ export function costLine(cost: number | null): string {
 
 function anomalyLine(count: number | null): string {
   if (count === null) return 'Anomalies unavailable';
-  return count === 0 ? 'No anomalies' : `${plural(count, 'anomaly', 'anomalies')}`;
+  // The count is of the last 7 days (status-source.ts): older ones are history, not alerts.
+  return count === 0 ? 'No anomalies in 7 days' : `${plural(count, 'anomaly', 'anomalies')} in 7 days`;
 }
 
 function item(label: string, action: TrayActionId, enabled = true): TrayMenuItem {

@@ -38,7 +38,7 @@ import type {
   routeThroughProxyResponse,
   setDefaultResponse,
 } from '../../main/api/schemas/profiles.js';
-import type { profileSettingsResponse, profilesResponse, settingsUpdateResponse } from '../../main/api/schemas/settings.js';
+import type { profileSettingsResponse, profilesResponse, settingsDeleteResponse, settingsUpdateResponse } from '../../main/api/schemas/settings.js';
 import type {
   dailyResponse,
   hourlyResponse,
@@ -79,6 +79,7 @@ export type ProfileSettings = Omit<Body<typeof profileSettingsResponse>, 'settin
   settings: { env?: Record<string, string>; presets?: Preset[]; [key: string]: unknown };
 };
 export type SettingsUpdateResult = Body<typeof settingsUpdateResponse>;
+export type ProfileDeleted = Body<typeof settingsDeleteResponse>;
 export type PresetList = Body<typeof presetsResponse>;
 export type Preset = PresetList['presets'][number];
 export type PresetCreated = Body<typeof presetResponse>;

@@ -81,6 +81,7 @@ export const api = {
   settingsRaw: (profile: string) => json<T.ProfileSettings>('GET', `/api/settings/${enc(profile)}/raw`),
   saveSettings: (profile: string, settings: T.ProfileSettings['settings'], expectedMtime?: number) =>
     json<T.SettingsUpdateResult>('PUT', `/api/settings/${enc(profile)}`, { settings, expectedMtime }),
+  deleteProfile: (profile: string) => json<T.ProfileDeleted>('DELETE', `/api/settings/${enc(profile)}`),
   presets: (profile: string) => json<T.PresetList>('GET', `/api/settings/${enc(profile)}/presets`),
   addPreset: (profile: string, preset: T.Preset) =>
     json<T.PresetCreated>('POST', `/api/settings/${enc(profile)}/presets`, preset),

@@ -52,7 +52,7 @@ test('the agent settings editor saves JSON and refuses what is not an object', a
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByText('Saved.')).toBeVisible();
   expect(JSON.parse(await fs.readFile(app.agentSettingsFile, 'utf8'))).toEqual({ model: 'claude-sonnet-4-5' });
-  await expect(page.getByRole('region', { name: 'Diagnostics' }).getByRole('definition').nth(1)).toContainText('Present');
+  await expect(page.getByRole('region', { name: 'Diagnostics' }).getByTestId('agent-settings-file')).toContainText('Present');
 });
 
 test('an outside edit of the agent settings file opens the conflict dialog', async ({ page }) => {

@@ -150,7 +150,7 @@ test.describe('answers', () => {
   });
   test.afterAll(() => app.stop());
 
-  const costs = async (page: Page) => (await page.getByTestId('table-sessions').locator('tbody tr td:nth-child(3)').allInnerTexts()).map((t) => Number(t.replace(/[$,]/g, '')));
+  const costs = async (page: Page) => (await page.getByTestId('table-sessions').locator('tbody tr td[data-col="cost"]').allInnerTexts()).map((t) => Number(t.replace(/[$,]/g, '')));
 
   test('projects by cost; sessions sort and filter through the API; "Costliest this week" is one click', async ({ page }) => {
     const watch = watchPage(page);
@@ -166,7 +166,7 @@ test.describe('answers', () => {
     const from = (await page.getByLabel('From', { exact: true }).inputValue()).replaceAll('-', '');
     const to = (await page.getByLabel('To', { exact: true }).inputValue()).replaceAll('-', '');
     const api = await apiGet<{ sessions: Array<{ sessionId: string; projectPath: string }> }>(page, `/api/usage/sessions?since=${from}&until=${to}&tz=${encodeURIComponent(tz)}&sort=cost&limit=20`);
-    await expect(page.getByTestId('table-sessions').locator('tbody tr').first().locator('.path')).toHaveAttribute('title', api.sessions[0]!.sessionId);
+    await expect(page.getByTestId('table-sessions').locator('tbody tr').first().locator('[data-session-id]')).toHaveAttribute('data-session-id', api.sessions[0]!.sessionId);
     await sessions.getByLabel('Order', { exact: true }).selectOption('asc');
     await expect.poll(async () => { const c = await costs(page); return c.length > 1 && c.every((v, i) => i === 0 || c[i - 1]! <= v); }).toBe(true);
 
@@ -175,7 +175,7 @@ test.describe('answers', () => {
     for (const cell of await page.getByTestId('table-sessions').locator('tbody tr .path').allInnerTexts()) expect(cell).toBe(PROJECTS[1]);
     await sessions.getByLabel('Model', { exact: true }).selectOption(MODELS[1]!);
     await expect(page.getByTestId('table-sessions').locator('tbody tr')).not.toHaveCount(0);
-    for (const cell of await page.getByTestId('table-sessions').locator('tbody tr td:nth-child(9)').allInnerTexts()) expect(cell).toContain(MODELS[1]);
+    for (const cell of await page.getByTestId('table-sessions').locator('tbody tr td[data-col="models"]').allInnerTexts()) expect(cell).toContain(MODELS[1]);
     await page.screenshot({ path: `${SHOTS}/usage-sessions-filtered.png`, fullPage: true });
     await expectAccessible(page, 'usage page, sessions filtered');
     await sessions.getByRole('button', { name: 'Clear filters' }).click();

@@ -13,6 +13,8 @@ export const diagnosticsResponse = z.object({
     parseError: z.string().nullable(),
   }),
   warnings: z.array(z.string()),
+  tool: z.object({ binary: z.string(), name: z.string().nullable(), source: z.enum(['config', 'detected', 'none']) }),
+  detected: z.array(z.object({ binary: z.string(), name: z.string(), path: z.string() })),
 });
 
 export const agentSettingsResponse = z.object({

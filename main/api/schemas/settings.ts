@@ -29,6 +29,14 @@ export const settingsUpdateResponse = z.object({
   missingFields: z.array(z.string()).optional(),
 });
 
+/** DELETE /api/settings/:profile (issue 28.5): the file moved to backups/. */
+export const settingsDeleteResponse = z.object({
+  success: z.literal(true),
+  profile: z.string(),
+  backupPath: z.string(),
+  defaultCleared: z.boolean(),
+});
+
 /** GET /api/profiles (decisions §2, issue 18): each profile with what a switcher shows. */
 export const profilesResponse = z.object({
   profiles: z.array(

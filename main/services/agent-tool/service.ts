@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { expandHome } from '../../infra/home-path.js';
 import type { ServiceContext } from '../context.js';
-import { BinaryProber, type BinaryInfo } from './binary.js';
+import { BinaryProber, type BinaryInfo, type BinaryProbe } from './binary.js';
+import { chooseAgent, noAgentWarning, type AgentChoice, type AgentSource, type DetectedAgent } from './known-agents.js';
 import { readSettingsFile, writeSettingsFile, type SettingsFileState } from './settings-file.js';
 
 /** decisions §3: `<binary> --version` gets 5 s. */
@@ -17,6 +18,10 @@ export interface AgentToolDiagnostics {
     parseError: string | null;
   };
   warnings: string[];
+  /** The agent shown (issue 28.4): its command, its name when known, and why it was chosen. */
+  tool: { binary: string; name: string | null; source: AgentSource };
+  /** Known agents found on PATH. */
+  detected: DetectedAgent[];
 }
 
 export type AgentToolSettings = Omit<SettingsFileState, 'sizeBytes'> & { diagnostics: AgentToolDiagnostics };
@@ -58,13 +63,22 @@ export class AgentToolService {
 
   /** One read of the file serves both the settings answer and its diagnostics. */
   private async inspect(): Promise<{ file: SettingsFileState; diagnostics: AgentToolDiagnostics }> {
-    const { binary: name, settings_path } = (await this.ctx.appConfig.read()).config.agent_tool;
-    const [probe, file] = await Promise.all([this.prober.probe(name, this.ctx.env), readSettingsFile(this.expand(settings_path))]);
-    return { file, diagnostics: buildDiagnostics(probe.binary, probe.warnings, file) };
+    const choice = await this.choose();
+    const notInstalled: BinaryProbe = { binary: { installed: false, path: null, version: null }, warnings: [noAgentWarning()] };
+    const [probe, file] = await Promise.all([
+      choice.source === 'none' ? notInstalled : this.prober.probe(choice.binary, this.ctx.env),
+      readSettingsFile(this.expand(choice.settingsPath)),
+    ]);
+    return { file, diagnostics: buildDiagnostics(probe, file, choice) };
+  }
+
+  private async choose(): Promise<AgentChoice> {
+    const { binary, settings_path } = (await this.ctx.appConfig.read()).config.agent_tool;
+    return chooseAgent({ binary, settingsPath: settings_path }, this.ctx.env);
   }
 
   private async settingsPath(): Promise<string> {
-    return this.expand((await this.ctx.appConfig.read()).config.agent_tool.settings_path);
+    return this.expand((await this.choose()).settingsPath);
   }
 
   private expand(settingsPath: string): string {
@@ -72,13 +86,17 @@ export class AgentToolService {
   }
 }
 
-function buildDiagnostics(binary: BinaryInfo, binaryWarnings: string[], file: SettingsFileState): AgentToolDiagnostics {
-  const warnings = [...binaryWarnings];
-  if (!file.exists) warnings.push(`Settings file ${file.path} does not exist yet`);
+function buildDiagnostics(probe: BinaryProbe, file: SettingsFileState, choice: AgentChoice): AgentToolDiagnostics {
+  const { binary } = probe;
+  const warnings = [...probe.warnings];
+  // With no agent at all, its missing settings file is not a second problem to report.
+  if (!file.exists && choice.source !== 'none') warnings.push(`Settings file ${file.path} does not exist yet`);
   if (file.parseError) warnings.push(`Settings file ${file.path} is not usable: ${file.parseError}`);
   return {
     binary,
     settingsFile: { path: file.path, exists: file.exists, mtime: file.mtime, sizeBytes: file.sizeBytes, parseError: file.parseError },
     warnings,
+    tool: { binary: choice.binary, name: choice.name, source: choice.source },
+    detected: choice.detected,
   };
 }

@@ -1,6 +1,7 @@
 import { ProxyConfigError } from '../../engines/proxy-engine/config.js';
 import { isRecord } from '../../infra/json-checks.js';
-import { ConfigFileError, setIn } from '../app-config/store.js';
+import { errorMessage } from '../../infra/file-stat.js';
+import { ConfigFileError, deleteIn, setIn } from '../app-config/store.js';
 import type { ServiceContext } from '../context.js';
 import { SettingsError } from '../settings/errors.js';
 import { requireValid, type SettingsStore } from '../settings/settings-store.js';
@@ -31,6 +32,15 @@ export interface RouteResult {
   created: boolean;
   mtime: number;
   baseUrl: string;
+}
+
+export interface DeleteResult {
+  success: true;
+  profile: string;
+  /** Where the file went: backups/<profile>.<stamp>.settings.json. */
+  backupPath: string;
+  /** True when the profile was the default and config.yaml's `default` was removed. */
+  defaultCleared: boolean;
 }
 
 export interface ProfilesServiceDeps {
@@ -89,6 +99,27 @@ export class ProfilesService {
     await this.ctx.appConfig.update((doc) => setIn(doc, ['default'], profile));
     this.announce('default', [profile]);
     return { success: true, default: profile };
+  }
+
+  /**
+   * Deletes a profile: its file goes to backups/ under the backup naming (issue 28.5). When it
+   * was the default, the default is cleared too, so nothing names a profile that is gone; a
+   * config.yaml that cannot be parsed keeps its stale name (the list shows no default either way).
+   */
+  async remove(profile: string): Promise<DeleteResult> {
+    const removed = await this.deps.store.remove(profile);
+    if (!removed) throw new SettingsError('not-found', `No settings file for profile ${profile}`);
+    let defaultCleared = false;
+    try {
+      if ((await this.storedDefault()) === profile) {
+        await this.ctx.appConfig.update((doc) => deleteIn(doc, ['default']));
+        defaultCleared = true;
+      }
+    } catch (err) {
+      this.ctx.logger.warn(`profile ${profile} deleted, but the default could not be cleared: ${errorMessage(err)}`);
+    }
+    this.announce('deleted', [profile]);
+    return { success: true, profile, backupPath: removed.backupPath, defaultCleared };
   }
 
   /** decisions §2 "Applying a preset", through the normal write path. */

@@ -1,6 +1,7 @@
 /** Why a settings or preset operation failed; the API maps each kind to its documented answer. */
 export type SettingsErrorKind =
   | 'invalid-profile'
+  | 'invalid-settings'
   | 'not-found'
   | 'conflict'
   | 'read-failed'

@@ -5,6 +5,7 @@ import { isNotFound, toMtime } from '../../infra/file-stat.js';
 import type { Logger } from '../../infra/logger.js';
 import { ensureOwnDir } from '../../infra/no-follow.js';
 import { writtenDirs, type Paths } from '../../infra/paths.js';
+import { envUrlProblem } from './base-url.js';
 import { SettingsError } from './errors.js';
 import { maskSettings, unmaskSettings } from './masking.js';
 import { profileOfFileName } from './profile-name.js';
@@ -87,6 +88,9 @@ export class SettingsService {
       }
       const stored = current?.data;
       const next = unmaskSettings({ ...stored, ...update.settings }, stored);
+      // Checked after unmasking: a masked URL-with-password stands for the stored value.
+      const urlProblem = envUrlProblem(next.env);
+      if (urlProblem) throw new SettingsError('invalid-settings', urlProblem);
       return { next, result: current ? [] : missingFields(next.env) };
     });
     return {

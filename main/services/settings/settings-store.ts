@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic, type AtomicWriteOptions } from '../../infra/atomic-write.js';
 import { openOwnFile } from '../../infra/no-follow.js';
@@ -87,19 +88,41 @@ export class SettingsStore {
     });
   }
 
+  /**
+   * Moves the profile's file into backups/ (same naming as any backup) and removes it, under the
+   * file's lock. Answers null when there is no file. A file that is not valid JSON goes too: its
+   * exact bytes are what the backup keeps.
+   */
+  async remove(profile: string): Promise<{ backupPath: string } | null> {
+    const file = this.fileOf(profile);
+    return serializeFile(file, async () => {
+      const current = await readSnapshot(file);
+      if (!current) return null;
+      try {
+        const backupPath = await this.backup(profile, current);
+        await fs.rm(file, { force: true });
+        return { backupPath };
+      } catch (err) {
+        throw new SettingsError('write-failed', errorMessage(err));
+      }
+    });
+  }
+
+  private backup(profile: string, current: SettingsSnapshot): Promise<string> {
+    return writeBackup(current.bytes, {
+      backupsDir: this.options.paths.backupsDir,
+      home: this.options.paths.configDir,
+      base: profile,
+      suffix: '.settings.json',
+      keep: BACKUPS_KEPT,
+      now: new Date(this.options.clock.now()),
+    });
+  }
+
   private async write(profile: string, file: string, current: SettingsSnapshot | null, text: string): Promise<WriteOutcome> {
     if (current && current.text === text) return { mtime: current.mtime, created: false };
     try {
-      const backupPath = current
-        ? await writeBackup(current.bytes, {
-            backupsDir: this.options.paths.backupsDir,
-            home: this.options.paths.configDir,
-            base: profile,
-            suffix: '.settings.json',
-            keep: BACKUPS_KEPT,
-            now: new Date(this.options.clock.now()),
-          })
-        : undefined;
+      const backupPath = current ? await this.backup(profile, current) : undefined;
       // A new file gets 0600 (it holds tokens); a replaced one keeps the mode its owner chose.
       await this.writeFile(file, text, current ? {} : { mode: 0o600 });
       const mtime = await advanceMtime(file, current?.mtime ?? null);

@@ -35,11 +35,11 @@ export function DataTable<R>(props: {
             <tr key={props.rowKey(row)}>
               {props.columns.map((c, i) =>
                 i === 0 ? (
-                  <th scope="row" key={c.key} class={c.numeric ? 'num' : undefined}>
+                  <th scope="row" key={c.key} class={c.numeric ? 'num' : undefined} data-col={c.key}>
                     {c.render(row)}
                   </th>
                 ) : (
-                  <td key={c.key} class={c.numeric ? 'num' : undefined}>
+                  <td key={c.key} class={c.numeric ? 'num' : undefined} data-col={c.key}>
                     {c.render(row)}
                   </td>
                 ),

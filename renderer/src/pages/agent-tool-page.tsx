@@ -1,13 +1,11 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, ApiError } from '../api.js';
-import type { AgentDiagnostics, AgentSettings, WriteResult } from '../api-types.js';
+import type { AgentSettings, WriteResult } from '../api-types.js';
+import { Diagnostics, noAgentInstalled } from './agent-tool-diagnostics.js';
 import { CodeEditor, lineOf, type EditorProblem } from '../components/code-editor.js';
 import { ConflictDialog } from '../components/conflict-dialog.js';
 import { ErrorNotice, Loading, Notice } from '../components/notice.js';
 import { PageHeader } from '../components/page-header.js';
-import { StatusBadge } from '../components/status-badge.js';
-import { formatBytes, formatTime } from '../lib/format.js';
-import { href } from '../lib/router.js';
 import { useResource } from '../lib/use-resource.js';
 
 export function AgentToolPage() {
@@ -20,53 +18,11 @@ export function AgentToolPage() {
       {settings.data ? (
         <>
           <Diagnostics diag={settings.data.diagnostics} />
-          <SettingsEditor file={settings.data} onSaved={settings.reload} />
+          {/* With no agent at all there is no settings file to edit, unless one is already there. */}
+          {noAgentInstalled(settings.data.diagnostics) && !settings.data.exists ? null : <SettingsEditor file={settings.data} onSaved={settings.reload} />}
         </>
       ) : null}
     </>
-  );
-}
-
-function Diagnostics(props: { diag: AgentDiagnostics }) {
-  const d = props.diag;
-  return (
-    <section class="panel" aria-labelledby="diag-title">
-      <header class="panel-head">
-        <h2 id="diag-title">Diagnostics</h2>
-        <a href={href('settings')}>Change binary or settings path</a>
-      </header>
-      <dl class="facts facts-wide">
-        <dt>Binary</dt>
-        <dd>
-          {d.binary.installed ? <StatusBadge kind="ok" label="Installed" /> : <StatusBadge kind="bad" label="Not found" />}{' '}
-          {d.binary.path ? <code>{d.binary.path}</code> : null} {d.binary.version ? <span class="tag">{d.binary.version}</span> : null}
-        </dd>
-        <dt>Settings file</dt>
-        <dd>
-          {d.settingsFile.exists ? (
-            d.settingsFile.parseError ? (
-              <StatusBadge kind="bad" label="Unreadable JSON" />
-            ) : (
-              <StatusBadge kind="ok" label="Present" />
-            )
-          ) : (
-            <StatusBadge kind="off" label="Not created yet" />
-          )}{' '}
-          <code>{d.settingsFile.path}</code>
-          {d.settingsFile.exists ? (
-            <span class="muted">
-              {' '}
-              · {formatBytes(d.settingsFile.sizeBytes ?? 0)} · {formatTime(d.settingsFile.mtime)}
-            </span>
-          ) : null}
-        </dd>
-      </dl>
-      {d.warnings.map((w) => (
-        <Notice key={w} tone="warning">
-          {w}
-        </Notice>
-      ))}
-    </section>
   );
 }
 

@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
@@ -32,6 +33,8 @@ describe('agent tool with the fixture binary on PATH and the default settings pa
         binary: { installed: true, path: path.join(fixtures, 'droid'), version: 'droid 0.22.3 (fixture)' },
         settingsFile: { path: settingsFile, exists: false, mtime: null, sizeBytes: null, parseError: null },
         warnings: [`Settings file ${settingsFile} does not exist yet`],
+        tool: { binary: 'droid', name: 'Factory Droid', source: 'config' },
+        detected: [{ binary: 'droid', name: 'Factory Droid', path: path.join(fixtures, 'droid') }],
       },
     });
   });
@@ -176,5 +179,72 @@ describe('agent tool with a missing binary and a settings path that is a directo
     expect(res.body.error).toBe('Failed to write settings file');
     expect(res.body.message).toContain(settingsDir);
     expect((await fs.stat(settingsDir)).isDirectory()).toBe(true);
+  });
+});
+
+describe('which agent the page shows when the default is not installed (issue 28.4)', () => {
+  const withPath = async (binaries: string[], config = '') => {
+    const bin = await fs.mkdtemp(path.join(os.tmpdir(), 'sb-agents-'));
+    for (const b of binaries) await fs.copyFile(path.join(fixtures, 'droid'), path.join(bin, b));
+    const app = await startTestApp({
+      env: { PATH: bin },
+      before: async ({ home }) => {
+        await fs.mkdir(home, { recursive: true });
+        await fs.writeFile(path.join(home, 'config.yaml'), `${OFFLINE_CONFIG_YAML}${config}`);
+      },
+    });
+    return { app, bin, stop: async () => (await app.stop(), await fs.rm(bin, { recursive: true, force: true })) };
+  };
+
+  it('nothing installed: says so plainly in one warning, binary not installed, source none', async () => {
+    const { app, stop } = await withPath([]);
+    try {
+      const { body } = await app.json('GET', '/api/agent-tool/diagnostics');
+      expect(body.binary).toEqual({ installed: false, path: null, version: null });
+      expect(body.tool).toEqual({ binary: 'droid', name: 'Factory Droid', source: 'none' });
+      expect(body.detected).toEqual([]);
+      expect(body.warnings).toEqual([
+        'No agent tool is installed: none of droid, claude, gemini, opencode is on PATH. Install one, or name its binary in Settings (agent_tool.binary).',
+      ]);
+    } finally {
+      await stop();
+    }
+  });
+
+  it('default droid missing, claude and gemini on PATH: shows claude with its own settings file', async () => {
+    const { app, bin, stop } = await withPath(['gemini', 'claude']);
+    try {
+      const { body } = await app.json('GET', '/api/agent-tool/settings');
+      expect(body.path).toBe(path.join(app.home, '.claude', 'settings.json'));
+      expect(body.diagnostics.tool).toEqual({ binary: 'claude', name: 'Claude Code', source: 'detected' });
+      expect(body.diagnostics.binary).toEqual({ installed: true, path: path.join(bin, 'claude'), version: 'droid 0.22.3 (fixture)' });
+      expect(body.diagnostics.detected.map((a: { binary: string }) => a.binary)).toEqual(['claude', 'gemini']);
+      expect(body.diagnostics.warnings.join(' ')).not.toMatch(/droid' was not found/);
+      // A save goes to the file shown.
+      expect((await app.json('PUT', '/api/agent-tool/settings', { content: '{"model":"x"}' })).status).toBe(200);
+      expect(await fs.readFile(path.join(app.home, '.claude', 'settings.json'), 'utf8')).toBe('{"model":"x"}');
+    } finally {
+      await stop();
+    }
+  });
+
+  it('a binary the user named stays theirs even when missing, and a settings path they set is kept', async () => {
+    const { app, stop } = await withPath(['claude'], 'agent_tool:\n  binary: my-agent\n');
+    try {
+      const { body } = await app.json('GET', '/api/agent-tool/diagnostics');
+      expect(body.tool).toEqual({ binary: 'my-agent', name: null, source: 'config' });
+      expect(body.binary.installed).toBe(false);
+      expect(body.warnings[0]).toBe("Agent tool binary 'my-agent' was not found on PATH");
+    } finally {
+      await stop();
+    }
+    const custom = await withPath(['gemini'], 'agent_tool:\n  settings_path: ~/mine.json\n');
+    try {
+      const { body } = await custom.app.json('GET', '/api/agent-tool/settings');
+      expect(body.diagnostics.tool.binary).toBe('gemini');
+      expect(body.path).toBe(path.join(custom.app.home, 'mine.json'));
+    } finally {
+      await custom.stop();
+    }
   });
 });

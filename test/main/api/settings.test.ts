@@ -327,7 +327,7 @@ describe('PUT /api/settings/:profile', () => {
   });
 
   it('answers 405 for a method the route does not have', async () => {
-    const res = await app.json('DELETE', '/api/settings/work');
+    const res = await app.json('PATCH', '/api/settings/work');
     expect(res).toEqual({ status: 405, body: { error: 'Method not allowed' } });
   });
 });

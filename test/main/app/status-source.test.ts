@@ -37,7 +37,9 @@ describe('createHttpStatusSource', () => {
     });
     api.set('GET /api/config', configAnswer({ desktop: { notifications: false, launch_at_login: true } }));
     api.set('GET /api/usage/summary?since=20260101&until=20260101', { status: 200, body: { totalCost: 4.5, totalTokens: 10 } });
-    api.set('GET /api/usage/insights', { status: 200, body: { anomalies: [{ type: 'cost_spike' }, { type: 'high_input' }], thresholds: {} } });
+    // Today is 2026-01-01: the last 7 days start on 2025-12-26; the one of 2025-12-25 is history.
+    const anomalies = [{ type: 'cost_spike', date: '2026-01-01' }, { type: 'high_input', date: '2025-12-26' }, { type: 'high_input', date: '2025-12-25' }, { type: 'cost_spike', date: '2025-11-20' }];
+    api.set('GET /api/usage/insights', { status: 200, body: { anomalies, thresholds: {} } });
     api.set('GET /api/proxy/requests/stats', {
       status: 200,
       body: {

@@ -40,7 +40,7 @@ describe('buildTrayMenu', () => {
       'Restart proxy [proxy-restart]',
       '---',
       'Today: $1.23 (disabled)',
-      'No anomalies (disabled)',
+      'No anomalies in 7 days (disabled)',
       'Refresh usage [usage-refresh]',
       '---',
       'Quit Switchboard [quit]',
@@ -156,9 +156,9 @@ describe('buildTrayMenu', () => {
 
   it('anomalies are counted and refresh shows progress', () => {
     const menu = picture(buildTrayMenu(view({ anomalies: 3 }, { pending: new Set<ApiActionId>(['usage-refresh']) })));
-    expect(menu).toContain('3 anomalies (disabled)');
+    expect(menu).toContain('3 anomalies in 7 days (disabled)');
     expect(menu).toContain('Refreshing usage… [usage-refresh] (disabled)');
-    expect(picture(buildTrayMenu(view({ anomalies: 1 })))).toContain('1 anomaly (disabled)');
+    expect(picture(buildTrayMenu(view({ anomalies: 1 })))).toContain('1 anomaly in 7 days (disabled)');
   });
 
   it('always starts with Open window and ends with Quit, in every state', () => {
@@ -259,7 +259,7 @@ describe('Profiles and Presets submenus (issue 18)', () => {
         ],
       },
     ]);
-    expect(picture(menu).slice(-6)).toEqual(['---', 'Today: $1.23 (disabled)', 'No anomalies (disabled)', 'Refresh usage [usage-refresh]', '---', 'Quit Switchboard [quit]']);
+    expect(picture(menu).slice(-6)).toEqual(['---', 'Today: $1.23 (disabled)', 'No anomalies in 7 days (disabled)', 'Refresh usage [usage-refresh]', '---', 'Quit Switchboard [quit]']);
   });
 
   it('no default: every radio unchecked, no Presets submenu', () => {

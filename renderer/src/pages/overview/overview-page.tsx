@@ -3,6 +3,7 @@ import { BridgeControl } from '../../components/bridge-control.js';
 import { PageHeader } from '../../components/page-header.js';
 import { ProxyControl } from '../../components/proxy-control.js';
 import { useResource } from '../../lib/use-resource.js';
+import { bridgeInUse } from './bridge-visibility.js';
 import { DefaultProfileCard } from './default-profile-card.js';
 import { QuotaCards } from './quota-cards.js';
 import { RecentAnomalies } from './recent-anomalies.js';
@@ -16,6 +17,8 @@ import './overview.css';
 export function OverviewPage() {
   const bridge = useResource(api.bridgeStatus, []);
   const scan = useScanStatus();
+  // Unused (disabled, no credentials) or unknown: the bridge has its own page, not the first screen.
+  const showBridge = bridge.data !== undefined && bridgeInUse(bridge.data);
   return (
     <>
       <PageHeader title="Overview" subtitle="What it costs, what is left, what runs, and what needs attention." />
@@ -29,9 +32,9 @@ export function OverviewPage() {
         <ProxyControl compact />
         <DefaultProfileCard />
       </div>
-      <div class="grid-2">
+      <div class={showBridge ? 'grid-2' : undefined}>
         <RecentAnomalies scan={scan} />
-        <BridgeControl status={bridge} showLink />
+        {showBridge ? <BridgeControl status={bridge} showLink /> : null}
       </div>
     </>
   );

@@ -49,6 +49,48 @@ export function validateRows(rows: EnvRow[]): Map<number, string> {
   return problems;
 }
 
+/** Examples shown in empty fields, so a new profile says what each required key wants. */
+export const PLACEHOLDERS: Record<string, string> = {
+  PROVIDER_BASE_URL: 'https://api.example.com',
+  ANTHROPIC_BASE_URL: 'https://api.example.com',
+  PROVIDER_AUTH_TOKEN: 'your provider API key',
+  ANTHROPIC_AUTH_TOKEN: 'your provider API key',
+  PROVIDER_MODEL: 'e.g. claude-sonnet-4-5',
+  ANTHROPIC_MODEL: 'e.g. claude-sonnet-4-5',
+};
+
+export const URL_KEYS = ['PROVIDER_BASE_URL', 'ANTHROPIC_BASE_URL'];
+
+/**
+ * What is wrong with a base URL, or null (the API's rule, issue 28.5): blank is fine, anything
+ * else must be an absolute http(s) URL with a host. The mask stands for a stored value the API keeps.
+ */
+export function urlProblem(value: string): string | null {
+  const text = value.trim();
+  if (text === '' || text === MASK) return null;
+  const expected = 'Must be an http(s) URL such as https://api.example.com';
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return expected;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `${expected} (start with http:// or https://)`;
+  if (url.hostname === '') return `${expected} (it has no host)`;
+  return null;
+}
+
+/** Per-row problems of values (base URLs), keyed by row id: shown while typing. */
+export function validateValues(rows: EnvRow[]): Map<number, string> {
+  const problems = new Map<number, string>();
+  for (const r of rows) {
+    if (!URL_KEYS.includes(r.key.trim())) continue;
+    const problem = urlProblem(r.value);
+    if (problem) problems.set(r.id, problem);
+  }
+  return problems;
+}
+
 /** Text for the conflict view: secrets never shown, but an edited secret says so. */
 export function envAsText(env: Record<string, string>): string {
   return Object.keys(env)

@@ -3,7 +3,7 @@ import { api } from '../../api.js';
 import { ErrorNotice } from '../../components/notice.js';
 import { SecretInput } from '../../components/secret-input.js';
 import { isSensitiveEntry, MASK } from '../../lib/secrets.js';
-import { asText, type EnvRow } from './env-rows.js';
+import { asText, PLACEHOLDERS, type EnvRow } from './env-rows.js';
 import { MODEL_LIST_ID } from './model-suggestions.js';
 import { isModelKey } from './switching.js';
 
@@ -11,7 +11,7 @@ import { isModelKey } from './switching.js';
  * The env editor. Secrets arrive masked; "Reveal" fetches the raw value for that key only
  * when asked. An untouched mask is sent back as-is, and the API keeps the stored secret.
  */
-export function EnvTable(props: { profile: string; rows: EnvRow[]; onChange: (rows: EnvRow[]) => void; onReveal: (rows: EnvRow[]) => void; problems: Map<number, string>; exists: boolean }) {
+export function EnvTable(props: { profile: string; rows: EnvRow[]; onChange: (rows: EnvRow[]) => void; onReveal: (rows: EnvRow[]) => void; problems: Map<number, string>; valueProblems: Map<number, string>; exists: boolean }) {
   const [revealError, setRevealError] = useState<unknown>(undefined);
   const update = (id: number, patch: Partial<EnvRow>) => props.onChange(props.rows.map((r) => (r.id === id ? { ...r, ...patch } : r)));
 
@@ -47,14 +47,17 @@ export function EnvTable(props: { profile: string; rows: EnvRow[]; onChange: (ro
             const sensitive = isSensitiveEntry(row.key, row.value) || row.value === MASK;
             const problem = props.problems.get(row.id);
             const errId = `env-err-${row.id}`;
+            const valueProblem = props.valueProblems.get(row.id);
+            const valueErrId = `env-value-err-${row.id}`;
             const label = row.key || `variable ${i + 1}`;
             return (
-              <tr key={row.id} class={problem ? 'row-invalid' : undefined}>
+              <tr key={row.id} class={problem || valueProblem ? 'row-invalid' : undefined}>
                 <td>
                   <input
                     class="mono"
                     aria-label={`Name of ${label}`}
                     value={row.key}
+                    placeholder="NAME"
                     onInput={(e) => update(row.id, { key: e.currentTarget.value })}
                     aria-invalid={problem ? true : undefined}
                     aria-describedby={problem ? errId : undefined}
@@ -74,9 +77,18 @@ export function EnvTable(props: { profile: string; rows: EnvRow[]; onChange: (ro
                     hidden={sensitive && !row.revealed}
                     list={isModelKey(row.key) ? MODEL_LIST_ID : undefined}
                     aria-label={`Value of ${label}`}
+                    placeholder={PLACEHOLDERS[row.key.trim()]}
                     value={row.value}
+                    aria-invalid={valueProblem ? true : undefined}
+                    aria-describedby={valueProblem ? valueErrId : undefined}
                     onInput={(e: Event) => update(row.id, { value: (e.currentTarget as HTMLInputElement).value })}
                   />
+                  {valueProblem ? (
+                    <small id={valueErrId} class="field-error" data-testid="env-value-error">
+                      <span aria-hidden="true">✕ </span>
+                      {valueProblem}
+                    </small>
+                  ) : null}
                 </td>
                 <td class="row-actions">
                   {sensitive ? (

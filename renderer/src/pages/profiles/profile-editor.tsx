@@ -1,13 +1,14 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError } from '../../api.js';
-import type { ProfileCard, ProfileSettings, SettingsUpdateResult } from '../../api-types.js';
+import type { ProfileCard, ProfileDeleted, ProfileSettings, SettingsUpdateResult } from '../../api-types.js';
 import { ConflictDialog } from '../../components/conflict-dialog.js';
 import { ErrorNotice, Loading, Notice } from '../../components/notice.js';
 import { formatTime } from '../../lib/format.js';
 import { useLiveReload } from '../../lib/live.js';
 import { useResource } from '../../lib/use-resource.js';
 import { EnvTable } from './env-table.js';
-import { blankRow, envAsText, envFromRows, REQUIRED_KEYS, rowsFromEnv, validateRows, type EnvRow } from './env-rows.js';
+import { DeleteProfile } from './delete-profile.js';
+import { blankRow, envAsText, envFromRows, REQUIRED_KEYS, rowsFromEnv, validateRows, validateValues, type EnvRow } from './env-rows.js';
 import { ModelDatalist, SuggestionsNote, useModelSuggestions } from './model-suggestions.js';
 import { OtherKeys } from './other-keys.js';
 import { usePresetApply } from './preset-apply.js';
@@ -33,7 +34,7 @@ async function load(profile: string): Promise<Loaded> {
  * `claudeCodeFollows` is true while this profile is the one applied, unedited, to Claude Code's
  * settings, which the API then rewrites along with the profile.
  */
-export function ProfileEditor(props: { profile: string; card?: ProfileCard; claudeCodeFollows: boolean; onSaved: () => void }) {
+export function ProfileEditor(props: { profile: string; card?: ProfileCard; claudeCodeFollows: boolean; onSaved: () => void; onDeleted: (r: ProfileDeleted) => void }) {
   const loaded = useResource(() => load(props.profile), [props.profile]);
   const [base, setBase] = useState<ProfileSettings | null>(null);
   const [rows, setRows] = useState<EnvRow[]>([]);
@@ -57,6 +58,7 @@ export function ProfileEditor(props: { profile: string; card?: ProfileCard; clau
   }, [loaded.data]);
 
   const problems = validateRows(rows);
+  const valueProblems = validateValues(rows);
   const edit = (next: EnvRow[]) => {
     setRows(next);
     setDirty(true);
@@ -87,7 +89,7 @@ export function ProfileEditor(props: { profile: string; card?: ProfileCard; clau
   const save = (e: Event) => {
     e.preventDefault();
     setShowErrors(true);
-    if (problems.size > 0) return;
+    if (problems.size > 0 || valueProblems.size > 0) return;
     void write(base?.mtime);
   };
 
@@ -142,6 +144,8 @@ export function ProfileEditor(props: { profile: string; card?: ProfileCard; clau
               {UNSAVED}
             </small>
           ) : null}
+          <span class="spacer" />
+          {base ? <DeleteProfile profile={props.profile} isDefault={props.card?.default === true} onDeleted={props.onDeleted} /> : null}
         </div>
         {base ? (
           <p class="muted path" data-testid="profile-path">
@@ -154,7 +158,7 @@ export function ProfileEditor(props: { profile: string; card?: ProfileCard; clau
         )}
         <form onSubmit={save} aria-label={`Environment of ${props.profile}`} noValidate>
           <ModelDatalist suggestions={suggestions} />
-          <EnvTable profile={props.profile} rows={rows} onChange={edit} onReveal={setRows} problems={showErrors ? problems : new Map()} exists={base !== null} />
+          <EnvTable profile={props.profile} rows={rows} onChange={edit} onReveal={setRows} problems={showErrors ? problems : new Map()} valueProblems={valueProblems} exists={base !== null} />
           <div class="actions">
             <button type="button" class="btn" onClick={() => edit([...rows, blankRow()])}>
               <span aria-hidden="true">+ </span>Add variable
@@ -168,9 +172,9 @@ export function ProfileEditor(props: { profile: string; card?: ProfileCard; clau
               {saving ? 'Saving…' : 'Save'}
             </button>
           </div>
-          {showErrors && problems.size > 0 ? (
+          {showErrors && problems.size + valueProblems.size > 0 ? (
             <Notice tone="error" title="Fix the marked rows">
-              {problems.size} variable name(s) need attention.
+              {problems.size + valueProblems.size} row(s) need attention.
             </Notice>
           ) : null}
         </form>

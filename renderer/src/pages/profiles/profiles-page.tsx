@@ -6,7 +6,9 @@ import { useLiveReload } from '../../lib/live.js';
 import { href } from '../../lib/router.js';
 import { useAction } from '../../lib/use-action.js';
 import { useResource } from '../../lib/use-resource.js';
+import type { ProfileDeleted } from '../../api-types.js';
 import { ClaudeCodePanel, useClaudeCode } from './claude-code.js';
+import { DeletedNotice } from './delete-profile.js';
 import { ProfileCardList } from './profile-cards.js';
 import { ProfileEditor } from './profile-editor.js';
 import { ConnectThroughProxy, PROXY_PROFILE } from './route-proxy.js';
@@ -26,6 +28,7 @@ export function ProfilesPage(props: { selected?: string }) {
   });
   const clearDefault = useAction(async () => after(await api.resetDefaultAccount(), 'No profile is the default now.'));
   const cc = useClaudeCode();
+  const [deleted, setDeleted] = useState<ProfileDeleted | null>(null);
   const editor = useRef<HTMLDivElement>(null);
   const previous = useRef(props.selected);
 
@@ -62,6 +65,7 @@ export function ProfilesPage(props: { selected?: string }) {
         </p>
         <ErrorNotice error={makeDefault.error} context="Make default" onDismiss={makeDefault.clear} />
         <ErrorNotice error={clearDefault.error} context="Clear default" onDismiss={clearDefault.clear} />
+        {deleted ? <DeletedNotice result={deleted} onDismiss={() => setDeleted(null)} /> : null}
         <NewProfileForm />
       </section>
       <div class="split-main" ref={editor} tabIndex={-1} aria-label="Profile editor">
@@ -69,6 +73,11 @@ export function ProfilesPage(props: { selected?: string }) {
           <ProfileEditor key={props.selected} profile={props.selected} card={list.data?.profiles.find((p) => p.name === props.selected)}
             claudeCodeFollows={claudeCodeFollows}
             onSaved={list.reload}
+            onDeleted={(r) => {
+              setDeleted(r);
+              void list.reload();
+              location.hash = href('profiles');
+            }}
           />
         ) : (
           <Empty>Choose a profile above to edit it, or create one.</Empty>

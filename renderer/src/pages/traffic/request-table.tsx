@@ -29,16 +29,18 @@ export function RequestTable(props: { rows: RequestEntry[]; onScrolledAway: (awa
       <table class="traffic-table">
         <caption class="sr-only">Requests, newest first</caption>
         <thead>
+          {/* What each request did, how long it took and what it cost come first: at 800 px they
+              stay in view and the rest scrolls sideways (issue 28.6). */}
           <tr>
             <th scope="col">Time</th>
-            <th scope="col">Format</th>
-            <th scope="col">Model asked → sent</th>
-            <th scope="col">Upstream</th>
             <th scope="col">Status</th>
             <th scope="col" class="num">Latency</th>
-            <th scope="col" class="num">TTFB</th>
-            <th scope="col" class="num">Tokens in/out</th>
             <th scope="col" class="num">Cost</th>
+            <th scope="col" class="num">Tokens in/out</th>
+            <th scope="col">Model asked → sent</th>
+            <th scope="col" class="num">TTFB</th>
+            <th scope="col">Upstream</th>
+            <th scope="col">Format</th>
           </tr>
         </thead>
         <tbody>
@@ -60,16 +62,6 @@ function Row(props: { entry: RequestEntry }) {
       <th scope="row" class="nowrap" title={formatTime(e.time)}>
         {clockTime(e.time)}
       </th>
-      <td>
-        <span class="tag">{e.format}</span>
-      </td>
-      <td class="traffic-model">
-        <ModelName entry={e} />
-      </td>
-      <td class="nowrap">
-        {e.upstream ?? '—'}
-        {e.account ? <span class="muted"> · {e.account}</span> : e.keyIndex != null ? <span class="muted"> · key {e.keyIndex + 1}</span> : null}
-      </td>
       <td class="traffic-status">
         <StatusBadge kind={outcome.kind} label={outcome.text} />
         {e.errorLog ? (
@@ -86,12 +78,22 @@ function Row(props: { entry: RequestEntry }) {
           </span>
         ) : null}
       </td>
-      <td class="num">{formatMs(e.latencyMs)}</td>
-      <td class="num">{formatMs(e.ttfbMs)}</td>
+      <td class="num" data-col="latency">{formatMs(e.latencyMs)}</td>
+      <td class="num" data-col="cost">{requestCost(e.costUSD)}</td>
       <td class="num" title={t ? `input ${formatInt(t.input)}, output ${formatInt(t.output)}, cache read ${formatInt(t.cacheRead)}, cache write ${formatInt(t.cacheWrite)}` : undefined}>
         {t ? `${formatCompact(t.input)} / ${formatCompact(t.output)}` : '—'}
       </td>
-      <td class="num">{requestCost(e.costUSD)}</td>
+      <td class="traffic-model">
+        <ModelName entry={e} />
+      </td>
+      <td class="num">{formatMs(e.ttfbMs)}</td>
+      <td class="nowrap">
+        {e.upstream ?? '—'}
+        {e.account ? <span class="muted"> · {e.account}</span> : e.keyIndex != null ? <span class="muted"> · key {e.keyIndex + 1}</span> : null}
+      </td>
+      <td>
+        <span class="tag">{e.format}</span>
+      </td>
     </tr>
   );
 }

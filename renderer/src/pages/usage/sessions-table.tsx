@@ -8,19 +8,25 @@ import { formatCost, formatInt } from '../../lib/format.js';
 import { readAllPages } from '../../lib/all-pages.js';
 import { PathText } from '../../lib/path-breaks.js';
 import type { ExportColumn } from '../../lib/table-export.js';
+import { SessionId } from './session-id.js';
 import { useResource } from '../../lib/use-resource.js';
 
 const PAGE = 20;
 
+/**
+ * Which session, then what it cost and how big it was (the page's question), then the rest:
+ * at 800 px the first five columns fit, and the others scroll sideways (issue 28.6).
+ */
 const columns: Column<Session>[] = [
-  { key: 'project', label: 'Project', render: (s) => <span class="path table-path" title={s.sessionId}>{s.projectPath ? <PathText path={s.projectPath} /> : '—'}</span> },
-  { key: 'last', label: 'Last activity', render: (s) => <span class="nowrap">{new Date(s.lastActivity).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}</span> },
+  { key: 'session', label: 'Session', render: (s) => <SessionId id={s.sessionId} /> },
+  { key: 'project', label: 'Project', render: (s) => <span class="path table-path">{s.projectPath ? <PathText path={s.projectPath} /> : '—'}</span> },
   { key: 'cost', label: 'Cost', numeric: true, render: (s) => formatCost(s.cost) },
+  { key: 'total', label: 'Total tokens', numeric: true, render: (s) => formatInt(s.totalTokens) },
+  { key: 'last', label: 'Last activity', render: (s) => <span class="nowrap">{new Date(s.lastActivity).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}</span> },
   { key: 'in', label: 'Input', numeric: true, render: (s) => formatInt(s.inputTokens) },
   { key: 'out', label: 'Output', numeric: true, render: (s) => formatInt(s.outputTokens) },
   { key: 'cw', label: 'Cache write', numeric: true, render: (s) => formatInt(s.cacheWriteTokens) },
   { key: 'cr', label: 'Cache read', numeric: true, render: (s) => formatInt(s.cacheReadTokens) },
-  { key: 'total', label: 'Total tokens', numeric: true, render: (s) => formatInt(s.totalTokens) },
   { key: 'models', label: 'Models', render: (s) => <span class="models">{s.modelsUsed.map((m) => <code class="model" key={m}>{m}</code>)}</span> },
   { key: 'version', label: 'Client', render: (s) => s.version || '—' },
 ];
