@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { networkSectionSchema } from '../network/origin-overrides.js';
 
 /**
  * The whole `{config_dir}/config.yaml` (decisions §3). Every section has defaults, so an
@@ -88,6 +89,8 @@ export const appConfigSchema = z.looseObject({
   agent_tool: agentToolSectionSchema.prefault({}),
   agent: agentSectionSchema.prefault({}),
   desktop: desktopSectionSchema.prefault({}),
+  /** Outbound origin redirects (decisions §4.1). */
+  network: networkSectionSchema.prefault({}),
 });
 
 export type AppConfig = z.output<typeof appConfigSchema>;
