@@ -63,6 +63,16 @@ export const E = {
   tooManyQuotaRequests: 'Too many quota requests',
   quotaFetchFailed: 'Quota fetch failed',
   invalidRequestLogFilter: 'Invalid request log filter',
+  // subscription accounts (decisions §4.1)
+  signInUnavailable: 'Sign-in not available',
+  invalidSignInMethod: 'Invalid sign-in method',
+  signInNotFound: 'Sign-in not found',
+  signInNotWaiting: 'Sign-in not waiting',
+  invalidCallback: 'Invalid callback',
+  missingCallbackUrl: 'Missing required field: url',
+  callbackPortInUse: 'Callback port in use',
+  noCredentials: 'No credentials found',
+  providerFailed: 'Provider request failed',
   // usage (spec 7, decisions §5)
   usageFetchFailed: 'Failed to fetch usage data',
   cacheUnavailable: 'Cache unavailable',
