@@ -15,6 +15,7 @@ const answers: Record<AccountsErrorCode, [number, ErrorText, boolean]> = {
   'invalid-callback': [400, E.invalidCallback, true],
   'callback-port-in-use': [409, E.callbackPortInUse, true],
   'no-credentials': [404, E.noCredentials, true],
+  'refresh-busy': [409, E.refreshBusy, true],
   'provider-failed': [502, E.providerFailed, true],
 };
 

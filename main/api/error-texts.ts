@@ -73,6 +73,7 @@ export const E = {
   callbackPortInUse: 'Callback port in use',
   noCredentials: 'No credentials found',
   providerFailed: 'Provider request failed',
+  refreshBusy: 'Refresh in progress',
   // usage (spec 7, decisions §5)
   usageFetchFailed: 'Failed to fetch usage data',
   cacheUnavailable: 'Cache unavailable',

@@ -13,6 +13,8 @@ export type AccountsErrorCode =
   | 'invalid-callback'
   | 'callback-port-in-use'
   | 'no-credentials'
+  /** Another process holds the file's refresh lock. */
+  | 'refresh-busy'
   /** The provider refused or could not be reached: a 502 naming it. */
   | 'provider-failed';
 

@@ -9,7 +9,7 @@ import { AccountsError, ProviderRefusal } from './errors.js';
 import { fetchCopilotToken, GHCP, type CopilotToken } from './ghcp/ghcp-auth.js';
 import type { Outbound } from './outbound.js';
 import { providerOfType } from './providers.js';
-import { withRefreshLock } from './refresh-lock.js';
+import { RefreshBusyError, withRefreshLock } from './refresh-lock.js';
 
 export interface RefresherDeps {
   store: AuthStore;
@@ -94,7 +94,16 @@ export class Refresher {
     this.copilot.delete(file);
   }
 
-  private refreshCodexFile(file: string, options: { onlyIfToken?: string; onlyIfDue?: boolean }): Promise<AuthRecord> {
+  private async refreshCodexFile(file: string, options: { onlyIfToken?: string; onlyIfDue?: boolean }): Promise<AuthRecord> {
+    try {
+      return await this.refreshCodexLocked(file, options);
+    } catch (err) {
+      if (err instanceof RefreshBusyError) throw new AccountsError('refresh-busy', `${err.message}; try again in a moment`);
+      throw err;
+    }
+  }
+
+  private refreshCodexLocked(file: string, options: { onlyIfToken?: string; onlyIfDue?: boolean }): Promise<AuthRecord> {
     return withRefreshLock(path.join(this.deps.store.directory, file), async () => {
       // Re-read under the lock: another process may have refreshed (and used up the old token).
       const current = await this.deps.store.read(file);
