@@ -91,6 +91,7 @@ export class TrayController {
       events.on('account', (e) => {
         const notice = noticeForAccountEvent(e);
         if (notice) this.notify(notice);
+        if (e.reason !== 'sign-in') void this.refresh();
       }),
     );
     // Never a blank tray: draw "unavailable" lines before the first answer arrives.
