@@ -62,8 +62,19 @@ export class ProviderAccountsService {
   /** Starts the refresh check (every minute unless told otherwise); the timer never keeps the process alive. */
   start(): void {
     if (this.timer) return;
-    this.timer = setInterval(() => void this.refresher.refreshDue(), this.options.refreshCheckMs ?? 60_000);
+    this.timer = setInterval(() => void this.scheduledRefresh(), this.options.refreshCheckMs ?? 60_000);
     this.timer.unref();
+  }
+
+  /**
+   * One tick of the refresh check. A user's own CLIProxyAPI (`proxy.binary_path`) refreshes the
+   * files it loads itself, and codex refresh tokens are single-use: while one is configured,
+   * Switchboard leaves scheduled refreshes to it (exactly one refresher per file, reference §1).
+   */
+  async scheduledRefresh(): Promise<void> {
+    const binary = await this.ctx.appConfig.read().then((s) => s.config.proxy.binary_path, () => '');
+    if (binary.trim() !== '') return;
+    await this.refresher.refreshDue().catch((err: unknown) => this.ctx.logger.warn(`account refresh check failed: ${errorMessage(err)}`));
   }
 
   async stop(): Promise<void> {

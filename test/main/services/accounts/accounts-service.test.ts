@@ -153,6 +153,17 @@ describe('refresh', () => {
     expect(after.last_refresh).toBe(new Date(t.clock.now()).toISOString());
   });
 
+  it('the scheduled check leaves refreshing to a user\'s own CLIProxyAPI binary (one refresher per file)', async () => {
+    const account = await signInCodex();
+    t.clock.set(account.expiresAt! - 24 * 3600_000);
+    await fs.appendFile(t.ctx.paths.appConfig, 'proxy:\n  binary_path: /opt/cli-proxy-api\n');
+    await service.scheduledRefresh();
+    expect(tokenCalls()).toBe(1);
+    await fs.writeFile(t.ctx.paths.appConfig, overridesYaml(fake.origin));
+    await service.scheduledRefresh();
+    expect(tokenCalls()).toBe(2);
+  });
+
   it('once after a 401: refreshed, the call repeated once with the new token, never a third time', async () => {
     const account = await signInCodex();
     const seen: string[] = [];
