@@ -11,6 +11,9 @@ import type { Outbound } from './outbound.js';
 import { providerOfType } from './providers.js';
 import { RefreshBusyError, withRefreshLock } from './refresh-lock.js';
 
+/** After a refresh failed for a passing reason (network, 5xx), the schedule waits this long. */
+export const RETRY_AFTER_FAILURE_MS = 15 * 60_000;
+
 export interface RefresherDeps {
   store: AuthStore;
   http: Outbound;
@@ -52,8 +55,11 @@ export class Refresher {
     const now = this.deps.clock.now();
     for (const stored of await this.deps.store.list()) {
       const view = viewOf(stored, now);
-      if (!view || view.provider !== 'codex' || view.status === 'paused' || noteOf(stored.record).needs_sign_in) continue;
-      if (view.expiresAt !== null && view.expiresAt - now > CODEX.refreshLeadMs) continue;
+      if (!view || view.provider !== 'codex' || view.status === 'paused') continue;
+      const note = noteOf(stored.record);
+      if (note.needs_sign_in || (note.last_error_at !== undefined && now - note.last_error_at < RETRY_AFTER_FAILURE_MS)) continue;
+      // No known expiry: nothing to schedule; a 401 refreshes it (withToken).
+      if (view.expiresAt === null || view.expiresAt - now > CODEX.refreshLeadMs) continue;
       await this.refresh(stored.file, { onlyIfDue: true }).catch((err: unknown) => this.deps.logger.warn(`refresh of ${stored.file} failed: ${errorMessage(err)}`));
     }
   }

@@ -192,7 +192,8 @@ export class SignIns {
     if (session.state.status !== 'waiting' || session.busy) {
       return refuse(409, 'Sign-in already handled', `This sign-in is ${session.busy ? 'being completed' : session.state.status}; a second callback is refused.`);
     }
-    if (!session.code || params.get('state') !== session.code.state) {
+    if (!session.code) return refuse(400, 'No callback expected', 'This sign-in uses a device code: type the code on the provider\'s page; there is no address to paste.');
+    if (params.get('state') !== session.code.state) {
       return refuse(400, 'Sign-in refused', 'The callback does not carry this sign-in\'s state, so it did not come from the sign-in Switchboard started. Nothing was saved.');
     }
     const providerError = params.get('error');

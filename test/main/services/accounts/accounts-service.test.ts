@@ -130,6 +130,7 @@ describe('codex sign-in on the loopback callback', () => {
     const start = await service.signIn('codex', 'device');
     expect(start.userCode).toBe('ABCD-1234');
     expect(start.url).toBe(`${fake.origin}/codex/device`);
+    await expect(service.signInCallback(start.signInId, 'http://localhost:1455/auth/callback?code=x&state=y')).rejects.toMatchObject({ code: 'invalid-callback', detail: expect.stringContaining('device code') });
     await until(() => fake.requests.filter((r) => r.path === '/api/accounts/deviceauth/token').length, (n) => n >= 2);
     expect(service.signInStatus(start.signInId).status).toBe('waiting');
     fake.approveCodexDevice();
@@ -151,6 +152,31 @@ describe('refresh', () => {
     expect(after.refresh_token).not.toBe(before.refresh_token);
     expect(fake.refreshTokens.get(before.refresh_token)).toBe(true);
     expect(after.last_refresh).toBe(new Date(t.clock.now()).toISOString());
+  });
+
+  it('a passing failure (5xx) is the account\'s error with the reason; the schedule retries after 15 minutes, not every minute', async () => {
+    const account = await signInCodex();
+    t.clock.set(account.expiresAt! - 24 * 3600_000);
+    fake.refreshFailure = 503;
+    await service.refresher.refreshDue();
+    expect(tokenCalls()).toBe(2);
+    expect((await service.list()).accounts[0]).toMatchObject({ status: 'error', lastError: expect.stringContaining('server_error') });
+    fake.refreshFailure = null;
+    t.clock.advance(60_000);
+    await service.refresher.refreshDue();
+    expect(tokenCalls()).toBe(2);
+    t.clock.advance(15 * 60_000);
+    await service.refresher.refreshDue();
+    expect(tokenCalls()).toBe(3);
+    expect((await service.list()).accounts[0]).toMatchObject({ status: 'active' });
+    expect((await service.list()).accounts[0]!.lastError).toBeUndefined();
+  });
+
+  it('a file with no known expiry is not refreshed on schedule (a 401 refreshes it)', async () => {
+    await fs.mkdir(t.ctx.paths.proxyAuthDir, { recursive: true });
+    await fs.writeFile(path.join(t.ctx.paths.proxyAuthDir, 'codex-x@example.com.json'), JSON.stringify({ type: 'codex', email: 'x@example.com', access_token: 'opaque', refresh_token: 'rt' }));
+    await service.refresher.refreshDue();
+    expect(tokenCalls()).toBe(0);
   });
 
   it('the scheduled check leaves refreshing to a user\'s own CLIProxyAPI binary (one refresher per file)', async () => {
