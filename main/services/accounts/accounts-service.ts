@@ -155,12 +155,25 @@ export class ProviderAccountsService {
     const { disabled: _d, [NOTE_KEY]: _n, ...clean } = record;
     await this.store.write(file, clean);
     this.refresher.forget(file);
+    await this.retireOlderFiles(provider, file, clean);
     if (first && this.options.onFirstAccount) {
       await this.options.onFirstAccount(provider).catch((err: unknown) => this.ctx.logger.warn(`could not create the ${provider} profile: ${errorMessage(err)}`));
     }
     const account = await this.view(file);
     this.announce('signed-in', file, undefined, account);
     return account;
+  }
+
+  /**
+   * A codex file name carries the plan, so a plan change signs the same account in under a new
+   * name: the older file of the same account (same account_id and e-mail) goes to backups/auth/.
+   */
+  private async retireOlderFiles(provider: AccountProvider, file: string, record: AuthRecord): Promise<void> {
+    if (provider !== 'codex' || typeof record.account_id !== 'string' || record.account_id === '') return;
+    for (const other of await this.store.list()) {
+      if (other.file === file || other.record.type !== 'codex') continue;
+      if (other.record.account_id === record.account_id && other.record.email === record.email) await this.store.remove(other.file);
+    }
   }
 
   /** The file of an account: the one whose id (as the list shows it) matches, for this provider. */

@@ -297,6 +297,15 @@ describe('import, pause, resume, remove', () => {
     await expect(service.pause('codex', account.accountId)).rejects.toMatchObject({ code: 'account-not-found' });
   });
 
+  it('signing the same account in on another plan replaces its file; the old one is kept in backups/auth/', async () => {
+    const plus = await signInCodex();
+    fake.codexUser.plan = 'pro';
+    const pro = await signInCodex();
+    expect(pro.file).not.toBe(plus.file);
+    expect((await service.list()).accounts.map((a) => a.file)).toEqual([pro.file]);
+    expect((await fs.readdir(t.ctx.paths.backupsAuthDir)).some((n) => n.startsWith(plus.file.replace(/\.json$/, '.')))).toBe(true);
+  });
+
   it('refuses unknown providers, path-like ids and sign-in for providers this version does not sign in', async () => {
     await expect(service.signIn('openai', undefined)).rejects.toMatchObject({ code: 'invalid-provider', detail: 'Provider must be one of: agy, gemini, codex, iflow, kiro, ghcp' });
     await expect(service.pause('codex', '../x')).rejects.toMatchObject({ code: 'invalid-account' });
