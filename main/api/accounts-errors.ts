@@ -14,6 +14,7 @@ const answers: Record<AccountsErrorCode, [number, ErrorText, boolean]> = {
   'sign-in-not-waiting': [409, E.signInNotWaiting, true],
   'invalid-callback': [400, E.invalidCallback, true],
   'callback-port-in-use': [409, E.callbackPortInUse, true],
+  'too-many-sign-ins': [429, E.tooManySignIns, true],
   'no-credentials': [404, E.noCredentials, true],
   'refresh-busy': [409, E.refreshBusy, true],
   'provider-failed': [502, E.providerFailed, true],

@@ -71,6 +71,7 @@ export const E = {
   invalidCallback: 'Invalid callback',
   missingCallbackUrl: 'Missing required field: url',
   callbackPortInUse: 'Callback port in use',
+  tooManySignIns: 'Too many sign-ins',
   noCredentials: 'No credentials found',
   providerFailed: 'Provider request failed',
   refreshBusy: 'Refresh in progress',

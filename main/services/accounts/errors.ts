@@ -12,6 +12,7 @@ export type AccountsErrorCode =
   | 'sign-in-not-waiting'
   | 'invalid-callback'
   | 'callback-port-in-use'
+  | 'too-many-sign-ins'
   | 'no-credentials'
   /** Another process holds the file's refresh lock. */
   | 'refresh-busy'

@@ -58,6 +58,8 @@ interface Session {
 
 /** An authorization-code sign-in waits this long for its callback. */
 const CODE_FLOW_MS = 10 * 60_000;
+/** Sign-ins waiting at once; each may hold timers and a device-flow poll. */
+const MAX_WAITING = 10;
 /** Finished sign-ins stay readable this long. */
 const KEEP_FINISHED_MS = 10 * 60_000;
 
@@ -68,6 +70,8 @@ export class SignIns {
   constructor(private readonly deps: SignInDeps) {}
 
   async start(provider: AccountProvider, method: SignInMethod): Promise<SignInStart> {
+    const waiting = [...this.sessions.values()].filter((x) => x.state.status === 'waiting').length;
+    if (waiting >= MAX_WAITING) throw new AccountsError('too-many-sign-ins', `${waiting} sign-ins are waiting; finish or cancel one first`);
     if (provider === 'ghcp') {
       if (method === 'paste') throw new AccountsError('invalid-method', 'ghcp signs in with GitHub\'s device flow: use method "device" (or "browser")');
       return this.startGhcp();

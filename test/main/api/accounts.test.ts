@@ -88,6 +88,18 @@ describe('sign-in', () => {
     expect(await app.json('DELETE', `/api/accounts/sign-in/${start.body.signInId}`)).toMatchObject({ status: 200, body: { status: 'cancelled' } });
   });
 
+  it('at most 10 sign-ins wait at once: the 11th is 429, a cancelled one makes room', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const start = await app.json('POST', '/api/accounts/codex/sign-in', { method: 'paste' });
+      expect(start.status).toBe(200);
+      ids.push(start.body.signInId);
+    }
+    expect(await app.json('POST', '/api/accounts/codex/sign-in', { method: 'paste' })).toMatchObject({ status: 429, body: { error: 'Too many sign-ins' } });
+    for (const id of ids) expect((await app.json('DELETE', `/api/accounts/sign-in/${id}`)).status).toBe(200);
+    expect((await app.json('POST', '/api/accounts/codex/sign-in', { method: 'paste' })).status).toBe(200);
+  });
+
   it('error rows: unknown provider, bad method, a provider without sign-in here, ghcp paste', async () => {
     expect(await app.json('POST', '/api/accounts/openai/sign-in', {})).toEqual({ status: 400, body: INVALID_PROVIDER });
     expect(await app.json('POST', '/api/accounts/codex/sign-in', { method: 'carrier-pigeon' })).toMatchObject({ status: 400, body: { error: 'Invalid sign-in method' } });
