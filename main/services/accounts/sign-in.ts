@@ -3,6 +3,8 @@ import type { Clock } from '../../infra/clock.js';
 import { errorMessage } from '../../infra/file-stat.js';
 import type { AccountView } from './account-view.js';
 import { listenForCallback, type CallbackListener, type CallbackOutcome } from './callback-listener.js';
+import { checkCallback } from './callback-check.js';
+import { pollDevice, type PollStep } from './device-poll.js';
 import { pollCodexDevice, startCodexDevice } from './codex/codex-device.js';
 import { CODEX, codexAuthorizeUrl, codexRecord, codexRedirectUri, exchangeCodexCode } from './codex/codex-oauth.js';
 import { AccountsError, ProviderRefusal } from './errors.js';
@@ -168,49 +170,33 @@ export class SignIns {
     return session.start;
   }
 
-  /** Polls `step` every `intervalMs` until it answers an account, fails, or the session ends. */
-  private poll(session: Session, intervalMs: number, step: () => Promise<'pending' | { slowDown: number } | AccountView>): void {
-    const next = (ms: number) => {
-      const timer = setTimeout(() => {
-        session.timers.delete(timer);
-        if (session.state.status !== 'waiting') return;
-        step().then(
-          (result) => {
-            if (session.state.status !== 'waiting') return;
-            if (result === 'pending') next(ms);
-            else if ('slowDown' in result) next(result.slowDown);
-            else this.finish(session, { status: 'ok', account: result });
-          },
-          (err: unknown) => this.finish(session, { status: 'error', error: messageOf(err) }),
-        );
-      }, ms);
-      timer.unref();
-      session.timers.add(timer);
-    };
-    next(Math.max(intervalMs, this.floor()));
+  private poll(session: Session, intervalMs: number, step: () => Promise<PollStep>): void {
+    pollDevice(
+      {
+        waiting: () => session.state.status === 'waiting',
+        timers: session.timers,
+        done: (account) => this.finish(session, { status: 'ok', account }),
+        failed: (err) => this.finish(session, { status: 'error', error: messageOf(err) }),
+      },
+      Math.max(intervalMs, this.floor()),
+      step,
+    );
   }
 
-  /** Decides one callback: state, replay, provider error, then the code exchange. */
+  /** Decides one callback (callback-check.ts), then exchanges the code. */
   private async onCallback(session: Session, params: URLSearchParams): Promise<CallbackOutcome> {
-    const refuse = (status: number, title: string, message: string): CallbackOutcome => ({ ok: false, status, title, message });
-    if (session.state.status !== 'waiting' || session.busy) {
-      return refuse(409, 'Sign-in already handled', `This sign-in is ${session.busy ? 'being completed' : session.state.status}; a second callback is refused.`);
+    const handled = session.busy ? 'being completed' : session.state.status !== 'waiting' ? session.state.status : null;
+    const decision = checkCallback(session.code?.state, handled, params);
+    if (decision.kind === 'refuse') return decision.outcome;
+    if (decision.kind === 'provider-error') {
+      this.finish(session, { status: 'error', error: `codex: the provider refused the sign-in (${decision.reason})` });
+      return decision.outcome;
     }
-    if (!session.code) return refuse(400, 'No callback expected', 'This sign-in uses a device code: type the code on the provider\'s page; there is no address to paste.');
-    if (params.get('state') !== session.code.state) {
-      return refuse(400, 'Sign-in refused', 'The callback does not carry this sign-in\'s state, so it did not come from the sign-in Switchboard started. Nothing was saved.');
-    }
-    const providerError = params.get('error');
-    if (providerError) {
-      const why = [providerError, params.get('error_description')].filter(Boolean).join(': ');
-      this.finish(session, { status: 'error', error: `codex: the provider refused the sign-in (${why})` });
-      return refuse(400, 'Sign-in refused by the provider', why);
-    }
-    const code = params.get('code');
-    if (!code) return refuse(400, 'Sign-in refused', 'The callback carries no authorization code.');
+    const { code } = decision;
+    const expected = session.code!; // a code decision needs an expected state, so the sign-in has one
     session.busy = true;
     try {
-      const tokens = await exchangeCodexCode(this.deps.http, { code, redirectUri: session.code.redirectUri, verifier: session.code.verifier });
+      const tokens = await exchangeCodexCode(this.deps.http, { code, redirectUri: expected.redirectUri, verifier: expected.verifier });
       const { file, record } = codexRecord(tokens, this.deps.clock.now());
       const account = await this.deps.save('codex', file, record);
       this.finish(session, { status: 'ok', account });
@@ -218,7 +204,7 @@ export class SignIns {
     } catch (err) {
       const message = messageOf(err);
       this.finish(session, { status: 'error', error: message });
-      return refuse(502, 'Sign-in failed', message);
+      return { ok: false, status: 502, title: 'Sign-in failed', message };
     } finally {
       session.busy = false;
     }
