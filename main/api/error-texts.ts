@@ -64,6 +64,18 @@ export const E = {
   tooManyQuotaRequests: 'Too many quota requests',
   quotaFetchFailed: 'Quota fetch failed',
   invalidRequestLogFilter: 'Invalid request log filter',
+  // subscription accounts (decisions §4.1)
+  signInUnavailable: 'Sign-in not available',
+  invalidSignInMethod: 'Invalid sign-in method',
+  signInNotFound: 'Sign-in not found',
+  signInNotWaiting: 'Sign-in not waiting',
+  invalidCallback: 'Invalid callback',
+  missingCallbackUrl: 'Missing required field: url',
+  callbackPortInUse: 'Callback port in use',
+  tooManySignIns: 'Too many sign-ins',
+  noCredentials: 'No credentials found',
+  providerFailed: 'Provider request failed',
+  refreshBusy: 'Refresh in progress',
   // usage (spec 7, decisions §5)
   usageFetchFailed: 'Failed to fetch usage data',
   cacheUnavailable: 'Cache unavailable',

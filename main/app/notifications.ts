@@ -7,7 +7,7 @@ import type { ApiActionId } from './tray-menu.js';
  * to start, new anomaly. Decided by pure functions from events, so the rules are tested here and
  * the Electron side only shows what they return.
  */
-export type NoticeKind = 'proxy-exited' | 'proxy-start-failed' | 'bridge-start-failed' | 'anomaly' | 'error-rate' | 'profile-switch-failed';
+export type NoticeKind = 'proxy-exited' | 'proxy-start-failed' | 'bridge-start-failed' | 'anomaly' | 'error-rate' | 'profile-switch-failed' | 'account-error';
 
 export interface DesktopNotice {
   kind: NoticeKind;
@@ -40,6 +40,13 @@ export function noticeForChildEvent(child: 'proxy' | 'bridge', previous: string 
 
 export function noticeForAnomaly(anomaly: AppEventMap['anomaly']): DesktopNotice {
   return { kind: 'anomaly', title: `Usage anomaly on ${anomaly.date}`, body: anomaly.message };
+}
+
+/** decisions §4.1: a refresh that failed is a desktop notice with the provider's reason, never silent. */
+export function noticeForAccountEvent(event: AppEventMap['account']): DesktopNotice | undefined {
+  if (event.reason !== 'error' || !event.error) return undefined;
+  const who = (event.account as { label?: unknown } | undefined)?.label;
+  return { kind: 'account-error', title: `${event.provider} account${typeof who === 'string' ? ` ${who}` : ''} needs attention`, body: event.error.slice(0, 250) };
 }
 
 /** A start requested from the tray that the API refused (e.g. port in use, credentials missing). */

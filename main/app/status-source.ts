@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ApiClient } from './api-client.js';
 import type { TrayProfiles } from './tray-profiles.js';
 import { countRecent } from './recent-anomalies.js';
+import type { TrayAccount } from './tray-accounts.js';
 
 /**
  * What the tray shows, read from the same endpoints the dashboard uses. A part the API cannot
@@ -19,6 +20,8 @@ export interface AppStatus {
   traffic?: TrafficStatus | null;
   /** Profiles to switch between; absent when the source does not read them (null = unavailable). */
   profiles?: TrayProfiles | null;
+  /** Subscription accounts (issue 29); absent when the source does not read them (null = unavailable). */
+  accounts?: TrayAccount[] | null;
 }
 
 export interface TrafficStatus {
@@ -85,6 +88,9 @@ const profilesSchema = z.looseObject({
   profiles: z.array(z.looseObject({ name: z.string(), model: z.string().nullable(), usesProxy: z.boolean() })),
   default: z.string().nullable(),
 });
+const accountsSchema = z.looseObject({
+  accounts: z.array(z.looseObject({ provider: z.string(), label: z.string(), status: z.string(), lastError: z.string().optional() })),
+});
 const presetsSchema = z.looseObject({ presets: z.array(z.looseObject({ name: z.string() })) });
 const summarySchema = z.looseObject({ totalCost: z.number() });
 const insightsSchema = z.looseObject({ anomalies: z.array(z.looseObject({ date: z.string() })) });
@@ -106,11 +112,12 @@ const statsSchema = z.looseObject({
 export function createHttpStatusSource(api: ApiClient, now: () => Date = () => new Date()): StatusSource {
   return {
     async read() {
-      const [proxy, bridge, config, profiles] = await Promise.all([
+      const [proxy, bridge, config, profiles, accounts] = await Promise.all([
         getParsed(api, '/api/proxy/proxy-status', proxySchema),
         getParsed(api, '/api/bridge/status', bridgeSchema),
         getParsed(api, '/api/config', configSchema),
         readProfiles(api),
+        getParsed(api, '/api/accounts', accountsSchema),
       ]);
       const today = dayIn(config?.config.usage?.timezone ?? '', now());
       const [summary, insights, stats] = await Promise.all([
@@ -132,6 +139,7 @@ export function createHttpStatusSource(api: ApiClient, now: () => Date = () => n
           : null,
         traffic: stats ? trafficStatus(stats, config?.config.usage?.timezone ?? '') : null,
         profiles,
+        accounts: accounts ? accounts.accounts.map((a) => ({ provider: a.provider, label: a.label, status: a.status, ...(a.lastError ? { lastError: a.lastError } : {}) })) : null,
       };
     },
   };

@@ -1,7 +1,7 @@
 import type { Logger } from '../infra/logger.js';
 import type { AppEvents } from '../services/events.js';
 import { describeFailure, type ApiClient } from './api-client.js';
-import { createNoticeGate, errorRateCheck, noticeForActionFailure, noticeForAnomaly, noticeForChildEvent, type ChildEvent, type DesktopNotice } from './notifications.js';
+import { createNoticeGate, errorRateCheck, noticeForAccountEvent, noticeForActionFailure, noticeForAnomaly, noticeForChildEvent, type ChildEvent, type DesktopNotice } from './notifications.js';
 import type { AppStatus, StatusSource } from './status-source.js';
 import {
   buildTrayMenu,
@@ -89,6 +89,11 @@ export class TrayController {
       events.on('usage-refreshed', () => void this.refresh()),
       events.on('config-changed', () => void this.refresh()),
       events.on('profiles', () => void this.refresh()),
+      events.on('account', (e) => {
+        const notice = noticeForAccountEvent(e);
+        if (notice) this.notify(notice);
+        if (e.reason !== 'sign-in') void this.refresh();
+      }),
     );
     // Never a blank tray: draw "unavailable" lines before the first answer arrives.
     this.render();

@@ -1,12 +1,13 @@
 import type { AppStatus, TrafficStatus } from './status-source.js';
 import { profileItems } from './tray-profiles.js';
+import { accountItems } from './tray-accounts.js';
 
 /**
  * The tray menu as plain data (decisions §7, style habit 8): built by pure functions from the
  * status the API serves, turned into an Electron menu by tray.ts, tested without Electron.
  */
 export type ApiActionId = 'proxy-start' | 'proxy-stop' | 'proxy-restart' | 'bridge-start' | 'bridge-stop' | 'usage-refresh';
-export type TrayActionId = 'open-window' | ApiActionId | 'quit';
+export type TrayActionId = 'open-window' | 'open-accounts' | ApiActionId | 'quit';
 
 /** A click that carries data (which profile, which preset), sent to the API by the tray controller. */
 export type TrayCommand = { kind: 'set-default'; profile: string } | { kind: 'apply-preset'; profile: string; preset: string };
@@ -45,6 +46,8 @@ export function buildTrayMenu(view: TrayView): TrayMenuItem[] {
   // Switching (issue 18) sits after the children it may route through, before the usage lines.
   const profiles = profileItems(view.status.profiles, view.pendingCommands ?? new Set());
   if (profiles.length > 0) items.push(SEPARATOR, ...profiles);
+  const accounts = accountItems(view.status.accounts);
+  if (accounts.length > 0) items.push(...(profiles.length > 0 ? [] : [SEPARATOR]), ...accounts);
   items.push(SEPARATOR, info(costLine(view.status.todayCost)), info(anomalyLine(view.status.anomalies)));
   const refreshing = view.pending.has('usage-refresh');
   items.push(item(refreshing ? 'Refreshing usage…' : 'Refresh usage', 'usage-refresh', !refreshing));

@@ -4,8 +4,8 @@ import { BACKGROUND, windowOptions } from './window-options.js';
 import { dashboardUrl, pageOf, restoreBounds } from './window-state.js';
 
 export interface DashboardWindow {
-  /** Shows the window, creating it when it was closed (closing destroys it to free memory). */
-  show(): void;
+  /** Shows the window, creating it when it was closed (closing destroys it to free memory); `page` a hash route. */
+  show(page?: string): void;
   isOpen(): boolean;
 }
 
@@ -27,11 +27,13 @@ export function createDashboardWindow(origin: string, preloadPath: string, prefs
   };
 
   return {
-    show() {
+    show(page) {
+      if (page) prefs.set('lastPage', page);
       if (!win) {
         win = create();
         return;
       }
+      if (page) void win.loadURL(dashboardUrl(origin, page));
       if (win.isMinimized()) win.restore();
       win.show();
       win.focus();

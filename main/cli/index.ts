@@ -17,6 +17,10 @@ Commands:
                        models (--since, --until, --tz, --mode, --json; see 'usage --help')
   bridge <command>     legacy editor bridge (deprecated, beta): auth, status, models, start, stop,
                        enable, disable, help ('switchboard cursor ...' still works)
+  login <codex|ghcp> [--device | --no-browser]
+                       sign in a subscription account (ChatGPT, GitHub Copilot)
+  accounts [list|pause|resume|remove|import]
+                       the subscription accounts in the proxy's auth files
   help [command]       show this help, or a command's
 
 Options: -h, --help (also after any command), --version
@@ -37,6 +41,8 @@ export const commands: Record<string, Command> = {
   cursor: async (argv) => (await import('./bridge.js')).runCursorAlias(argv),
   shared: async (argv) => (await import('./shared.js')).runShared(argv),
   usage: async (argv) => (await import('./usage.js')).runUsage(argv),
+  login: async (argv) => (await import('./login.js')).runLogin(argv),
+  accounts: async (argv) => (await import('./accounts.js')).runAccounts(argv),
   help: async ([name]) => {
     const usage = name ? await usageOf(name) : USAGE;
     if (usage === undefined) throw new CliError(`unknown command '${name}'\n\n${USAGE}`); // escaped where it is printed
@@ -63,6 +69,10 @@ async function usageOf(name: string): Promise<string | undefined> {
       return (await import('./shared.js')).SHARED_USAGE;
     case 'usage':
       return (await import('./usage.js')).USAGE_USAGE;
+    case 'login':
+      return (await import('./login.js')).LOGIN_USAGE;
+    case 'accounts':
+      return (await import('./accounts.js')).ACCOUNTS_USAGE;
     case 'help':
       return USAGE;
     default:

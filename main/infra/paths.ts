@@ -30,6 +30,8 @@ export function createPaths(homes: Homes) {
     backupsConfigDir: c('backups', 'config'),
     /** Backups of the agent tool's settings file. */
     backupsAgentToolDir: c('backups', 'agent-tool'),
+    /** Auth files of removed accounts (decisions §4.1: never silently lost). */
+    backupsAuthDir: c('backups', 'auth'),
     proxyDir: c('proxy'),
     proxyConfig: c('proxy', 'config.yaml'),
     proxyAuthDir: c('proxy', 'auth'),

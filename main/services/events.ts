@@ -12,6 +12,8 @@ export interface AppEventMap {
   'config-changed': { section: string };
   /** Profiles changed: default, preset applied, routed through the proxy, keys followed (issue 18). */
   profiles: { reason: string; profiles: string[] };
+  /** A subscription account or a sign-in changed (decisions §4.1): `reason` says how. */
+  account: { reason: string; provider: string; signInId?: string; status?: string; account?: unknown; error?: string };
   /** The app is shutting down: long-lived responses end now instead of being cut. Not streamed. */
   closing: Record<string, never>;
 }

@@ -5,6 +5,8 @@ import { ConfigFileError } from './app-config/store.js';
 import { SharedService } from './shared/service.js';
 import { BridgeService } from './bridge/bridge-service.js';
 import { AccountService } from './accounts/account-service.js';
+import { ProviderAccountsService } from './accounts/accounts-service.js';
+import { createAccountProfile } from './accounts/account-profile.js';
 import { createSettingsServices } from './settings/index.js';
 import type { PresetsService } from './settings/presets-service.js';
 import type { SettingsService } from './settings/settings-service.js';
@@ -29,6 +31,8 @@ export interface Services {
   presets: PresetsService;
   tokens: TokensService;
   accounts: AccountService;
+  /** Subscription accounts in proxy/auth/ (decisions §4.1). */
+  providerAccounts: ProviderAccountsService;
   usage: UsageService;
   proxy: ProxyService;
   profiles: ProfilesService;
@@ -67,6 +71,9 @@ export async function createServices(ctx: ServiceContext, prebuilt: { usage?: Us
     ...settingsServices,
     tokens,
     accounts: new AccountService(ctx.appConfig),
+    providerAccounts: new ProviderAccountsService(ctx, {
+      onFirstAccount: async (provider) => void (await createAccountProfile(provider, { settings: settingsServices.settings, profiles: area.profiles })),
+    }),
     usage,
     proxy,
     profiles: area.profiles,
@@ -88,6 +95,7 @@ export async function createServices(ctx: ServiceContext, prebuilt: { usage?: Us
 export async function startServices(services: Services): Promise<void> {
   services.usage.start(); // loads the disk cache in the background (unless started already); usage reads wait for it
   await services.settings.start();
+  services.providerAccounts.start();
   await unlessConfigBroken(services, 'bridge', () => services.bridge.startup());
   await unlessConfigBroken(services, 'proxy', () => services.proxy.startup());
 }
@@ -114,5 +122,6 @@ export async function stopServices(services: Services): Promise<void> {
     .catch(() => false);
   await services.bridge.shutdown(keepRunning);
   await services.proxy.shutdown(keepRunning);
+  await services.providerAccounts.stop();
   await services.usage.stop();
 }

@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import type { agentSettingsPutResponse, agentSettingsResponse, diagnosticsResponse } from '../../main/api/schemas/agent-tool.js';
 import type { configPutResponse, configResponse } from '../../main/api/schemas/app-config.js';
+import type { accountRemoveResponse, accountResponse, accountsListResponse, signInStartResponse, signInStateResponse } from '../../main/api/schemas/accounts.js';
 import type {
   bridgeImportResponse,
   bridgeModelsResponse,
@@ -197,3 +198,12 @@ export interface RequestFilters {
 
 /** Issue 20's scan progress and anomaly baseline, as the usage status and insights give them. */
 export type InsightsBaseline = Insights['baseline'];
+
+/** Subscription accounts (decisions §4.1). */
+export type AccountList = Body<typeof accountsListResponse>;
+export type Account = AccountList['accounts'][number];
+export type AccountAnswer = Body<typeof accountResponse>;
+export type AccountRemoved = Body<typeof accountRemoveResponse>;
+export type SignInStart = Body<typeof signInStartResponse>;
+export type SignInState = Body<typeof signInStateResponse>;
+export type SignInMethod = 'browser' | 'device' | 'paste';

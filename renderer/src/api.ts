@@ -148,6 +148,16 @@ export const api = {
   usageRefresh: () => json<T.RefreshResult>('POST', '/api/usage/refresh'),
   usageStatus: () => json<T.CacheStatus>('GET', '/api/usage/status'),
 
+  accounts: () => json<T.AccountList>('GET', '/api/accounts'),
+  signIn: (provider: string, method?: T.SignInMethod) => json<T.SignInStart>('POST', `/api/accounts/${enc(provider)}/sign-in`, method ? { method } : {}),
+  signInState: (id: string) => json<T.SignInState>('GET', `/api/accounts/sign-in/${enc(id)}`),
+  signInCallback: (id: string, url: string) => json<T.SignInState>('POST', `/api/accounts/sign-in/${enc(id)}/callback`, { url }),
+  cancelSignIn: (id: string) => json<T.SignInState>('DELETE', `/api/accounts/sign-in/${enc(id)}`),
+  importAccount: (provider: string) => json<T.AccountAnswer>('POST', `/api/accounts/${enc(provider)}/import`, {}),
+  accountAction: (provider: string, accountId: string, action: 'pause' | 'resume' | 'refresh') =>
+    json<T.AccountAnswer>('POST', `/api/accounts/${enc(provider)}/${enc(accountId)}/${action}`),
+  removeAccount: (provider: string, accountId: string) => json<T.AccountRemoved>('DELETE', `/api/accounts/${enc(provider)}/${enc(accountId)}`),
+
   bridgeStatus: () => json<T.BridgeStatus>('GET', '/api/bridge/status'),
   bridgeAutoDetect: () => json<T.BridgeSignedIn>('POST', '/api/bridge/auth/auto-detect'),
   bridgeImport: (accessToken: string, machineId: string) =>

@@ -12,6 +12,7 @@ import { BridgePage } from './pages/bridge/bridge-page.js';
 import { SharedPage } from './pages/shared-page.js';
 import { AgentToolPage } from './pages/agent-tool-page.js';
 import { SettingsPage } from './pages/settings-page.js';
+import { AccountsPage } from './pages/accounts/accounts-page.js';
 
 interface PageDef {
   id: string;
@@ -26,6 +27,7 @@ const PAGES: PageDef[] = [
   { id: 'profiles', title: 'Profiles', icon: '☰', render: (rest) => <ProfilesPage selected={rest[0]} /> },
   { id: 'proxy', title: 'Proxy', icon: '⇄', render: (rest) => <ProxyPage section={rest[0]} item={rest[1]} /> },
   { id: 'traffic', title: 'Traffic', icon: '≋', render: () => <TrafficPage /> },
+  { id: 'accounts', title: 'Accounts', icon: '◈', render: () => <AccountsPage /> },
   { id: 'bridge', title: 'Bridge', icon: '⌁', render: () => <BridgePage /> },
   { id: 'shared', title: 'Shared data', icon: '❏', render: () => <SharedPage /> },
   { id: 'agent-tool', title: 'Agent tool', icon: '⚙', render: () => <AgentToolPage /> },

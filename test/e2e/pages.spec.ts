@@ -33,6 +33,7 @@ const VIEWS: Array<{ name: string; hash: string; heading: string; ready?: string
   { name: 'proxy-quota', hash: '#/proxy/quota', heading: 'Proxy', ready: '#quota-account' },
   { name: 'proxy-tokens', hash: '#/proxy/tokens', heading: 'Proxy', ready: '[data-testid="api-key-value"]' },
   { name: 'traffic', hash: '#/traffic', heading: 'Traffic', ready: '[data-testid="traffic-empty"]' },
+  { name: 'accounts', hash: '#/accounts', heading: 'Accounts', ready: '[data-testid="account-list"] meter' },
   { name: 'bridge', hash: '#/bridge', heading: 'Editor bridge', ready: '#bridge-port' },
   {
     name: 'shared',

@@ -63,6 +63,10 @@ describe('createHttpStatusSource', () => {
       },
     });
     api.set('GET /api/settings/glm/presets', { status: 200, body: { presets: [{ name: 'fast', default: 'm' }] } });
+    api.set('GET /api/accounts', {
+      status: 200,
+      body: { accounts: [{ provider: 'codex', accountId: 'a@b.c', email: 'a@b.c', label: 'a@b.c (plus)', status: 'error', expiresAt: null, lastRefresh: null, lastError: 'codex: sign in again', models: [], file: 'codex-1.json' }] },
+    });
     const status = await createHttpStatusSource(createApiClient(api.url), () => NOON_UTC).read();
     expect(status).toEqual({
       proxy: { running: true, port: 8317, sessionCount: 2 },
@@ -85,6 +89,7 @@ describe('createHttpStatusSource', () => {
         default: 'glm',
         presets: ['fast'],
       },
+      accounts: [{ provider: 'codex', label: 'a@b.c (plus)', status: 'error', lastError: 'codex: sign in again' }],
     });
   });
 
@@ -100,7 +105,7 @@ describe('createHttpStatusSource', () => {
   it('every part the API cannot answer is null, never an exception', async () => {
     api = await startFakeApi();
     const status = await createHttpStatusSource(createApiClient(api.url), () => NOON_UTC).read();
-    expect(status).toEqual({ proxy: null, bridge: null, todayCost: null, anomalies: null, desktop: null, traffic: null, profiles: null });
+    expect(status).toEqual({ proxy: null, bridge: null, todayCost: null, anomalies: null, desktop: null, traffic: null, profiles: null, accounts: null });
   });
 
   it('answers of the wrong shape count as unavailable', async () => {
@@ -153,7 +158,7 @@ describe('createHttpStatusSource', () => {
     await api.close();
     api = undefined;
     const status = await createHttpStatusSource(createApiClient(url, { readMs: 2_000 }), () => NOON_UTC).read();
-    expect(status).toEqual({ proxy: null, bridge: null, todayCost: null, anomalies: null, desktop: null, traffic: null, profiles: null });
+    expect(status).toEqual({ proxy: null, bridge: null, todayCost: null, anomalies: null, desktop: null, traffic: null, profiles: null, accounts: null });
   });
 
   it('reads the real app: desktop settings and bridge switch as the API serves them', async () => {

@@ -196,6 +196,16 @@ describe('TrayController', () => {
     expect(t.last()[2]).toBe('Proxy failed: port 8317 is already in use by another process (disabled)');
   });
 
+  it('an account whose refresh failed is a notice with the provider\'s reason; other account events are not', async () => {
+    const t = await setup();
+    await t.controller.start();
+    t.events.emit('account', { reason: 'signed-in', provider: 'codex', account: { label: 'a@b.c' } });
+    t.events.emit('account', { reason: 'error', provider: 'codex', account: { label: 'a@b.c (plus)' }, error: 'codex: signed out by the provider: sign in again (refresh_token_reused)' });
+    expect(t.notices).toEqual([
+      { kind: 'account-error', title: 'codex account a@b.c (plus) needs attention', body: 'codex: signed out by the provider: sign in again (refresh_token_reused)' },
+    ]);
+  });
+
   it('a refused bridge start tells why', async () => {
     const t = await setup();
     await t.controller.start();
@@ -280,7 +290,7 @@ describe('TrayController', () => {
     const t = await setup();
     const baseline = t.events.listenerCount();
     await t.controller.start();
-    expect(t.events.listenerCount()).toBe(baseline + 6);
+    expect(t.events.listenerCount()).toBe(baseline + 7);
     t.controller.stop();
     expect(t.events.listenerCount()).toBe(baseline);
   });

@@ -14,8 +14,8 @@ import { traversalCorpus } from '../../helpers/traversal-corpus.js';
  */
 
 const CANARY = 'CANARY-7f3a9c-outside-secret';
-// Routes that start long-lived children or streams: exercised by their own tests, not by the fuzzer.
-const EXCLUDED = new Set(['POST /api/proxy/proxy-start', 'POST /api/bridge/daemon/start', 'GET /api/events']);
+// Routes that start long-lived children, streams or listeners (a sign-in's loopback port): exercised by their own tests, not by the fuzzer.
+const EXCLUDED = new Set(['POST /api/proxy/proxy-start', 'POST /api/bridge/daemon/start', 'GET /api/events', 'POST /api/accounts/:provider/sign-in']);
 // 5xx answers the spec documents for a healthy server in this state (nothing running, nothing configured).
 const DOCUMENTED_5XX = new Set(['CLIProxy Plus not running']);
 

@@ -1,4 +1,5 @@
 import { errorMessage } from '../../../infra/file-stat.js';
+import { overrideOrigin } from '../../../infra/origin-overrides.js';
 import type { ServiceContext } from '../../context.js';
 import { ProxyError } from '../errors.js';
 import { agyQuota } from './agy.js';
@@ -75,8 +76,9 @@ export class QuotaService {
     if (!auth) throw new ProxyError('account-not-found', `No ${info.type} auth file for ${accountId} in ${this.ctx.paths.proxyAuthDir}`);
     const base = { provider, accountId, unit: info.unit };
     if (!info.adapter) return { ...base, quotas: [] };
-    const endpoints = (await this.ctx.appConfig.read()).config.proxy.quota_endpoints;
-    const baseUrl = String(endpoints[provider]).replace(/\/+$/, '');
+    const { config } = await this.ctx.appConfig.read();
+    // network.origin_overrides applies to quota hosts too (decisions §4.1).
+    const baseUrl = overrideOrigin(String(config.proxy.quota_endpoints[provider]), config.network.origin_overrides).replace(/\/+$/, '');
     try {
       return { ...base, quotas: await info.adapter({ auth, baseUrl, now: this.ctx.clock.now(), http: this.http }) };
     } catch (err) {

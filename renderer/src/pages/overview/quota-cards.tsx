@@ -29,13 +29,13 @@ export function QuotaCards() {
     <section class="panel" aria-labelledby="ov-quota" data-testid="overview-quota">
       <header class="panel-head">
         <h2 id="ov-quota">Quota</h2>
-        <a href={href('proxy', 'quota')}>Per account</a>
+        <a href={href('accounts')}>Accounts</a>
       </header>
       <ErrorNotice error={res.error} context="Auth files" />
       {!res.data && res.loading ? <Loading what="quota" /> : null}
       {providers?.length === 0 ? (
         <Empty>
-          No provider accounts in the proxy's auth files, so no quota to show. <a href={href('proxy', 'auth')}>Auth files</a>
+          No provider accounts in the proxy's auth files, so no quota to show. <a href={href('accounts')}>Sign in an account</a>
         </Empty>
       ) : null}
       {providers && providers.length > 0 ? (

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { E } from '../error-texts.js';
+
+/** decisions §4.1 shapes of the accounts area. */
+export const accountView = z.object({
+  provider: z.string(),
+  accountId: z.string(),
+  email: z.string().nullable(),
+  label: z.string(),
+  status: z.enum(['active', 'paused', 'expired', 'error']),
+  expiresAt: z.int().nullable(),
+  lastRefresh: z.int().nullable(),
+  lastError: z.string().optional(),
+  models: z.array(z.string()),
+  file: z.string(),
+});
+
+export const accountsListResponse = z.object({ accounts: z.array(accountView) });
+export const accountResponse = z.object({ account: accountView });
+export const accountRemoveResponse = z.object({ removed: z.literal(true), account: accountView, backupPath: z.string() });
+
+export const signInBody = z.object({ method: z.enum(['browser', 'device', 'paste']).optional() });
+export const signInError = E.invalidSignInMethod;
+export const signInStartResponse = z.object({ signInId: z.string(), url: z.string(), userCode: z.string().optional(), expiresAt: z.int() });
+export const signInStateResponse = z.object({
+  status: z.enum(['waiting', 'ok', 'error', 'expired', 'cancelled']),
+  account: accountView.optional(),
+  error: z.string().optional(),
+});
+
+export const callbackBody = z.object({ url: z.string().min(1) });
+export const callbackError = E.missingCallbackUrl;
+
+export const importBody = z.object({ path: z.string().min(1).max(4096).optional() });

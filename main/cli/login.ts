@@ -1,0 +1,101 @@
+import readline from 'node:readline';
+import { AccountsError } from '../services/accounts/errors.js';
+import type { ProviderAccountsService } from '../services/accounts/accounts-service.js';
+import type { SignInState } from '../services/accounts/sign-in.js';
+import type { AppEvents } from '../services/events.js';
+import { accountServices } from './account-services.js';
+import { CliError } from './args.js';
+import { processIo, type CliIo } from './io.js';
+import { openInBrowser } from './open-url.js';
+
+export const LOGIN_USAGE = `Usage: switchboard login <codex|ghcp> [--device | --no-browser]
+
+Signs in a subscription account and saves it in {config_dir}/proxy/auth/ (the first account of a
+provider also creates the profile of that name, routed through the proxy).
+
+  codex            ChatGPT: opens the browser; the sign-in returns to 127.0.0.1:1455
+  ghcp             GitHub Copilot: prints a code to type at github.com/login/device
+Options:
+  --device         codex: sign in with a code instead of the browser callback
+  --no-browser     print the address instead of opening it; on another machine, paste the
+                   address the browser ends up on (http://localhost:1455/auth/callback?...) here
+`;
+
+export interface LoginDeps {
+  io?: CliIo;
+  /** Where a pasted redirect is read from (stdin). */
+  input?: NodeJS.ReadableStream;
+  open?: (url: string) => Promise<boolean>;
+}
+
+/** `switchboard login`: 0 signed in, 1 the sign-in failed or expired, 2 a usage error. */
+export async function runLogin(argv: string[], env: NodeJS.ProcessEnv = process.env, deps: LoginDeps = {}): Promise<number> {
+  const io = deps.io ?? processIo;
+  const flags = new Set(argv.filter((a) => a.startsWith('-')));
+  const [provider, ...extra] = argv.filter((a) => !a.startsWith('-'));
+  for (const f of flags) if (f !== '--device' && f !== '--no-browser') throw new CliError(`unknown option '${f}' for 'login'`);
+  if (!provider) throw new CliError(`missing provider\n\n${LOGIN_USAGE}`);
+  if (extra.length > 0) throw new CliError(`unexpected argument '${extra[0]}' for 'login'`);
+  if (flags.has('--device') && flags.has('--no-browser')) throw new CliError('choose one of --device and --no-browser');
+  const { ctx, services } = await accountServices(env);
+  const accounts = services.providerAccounts;
+  try {
+    const method = flags.has('--device') || provider === 'ghcp' ? 'device' : 'browser';
+    const start = await accounts.signIn(provider, method).catch(rethrow);
+    const finished = waitForEnd(ctx.events, start.signInId);
+    if (start.userCode) {
+      io.out(`Open ${start.url} and enter the code: ${start.userCode}\n`);
+    } else {
+      io.out(`Sign in at:\n  ${start.url}\n`);
+      io.out('Waiting for the browser to come back to Switchboard (or paste the address it ends up on here)...\n');
+    }
+    if (!flags.has('--no-browser') && (await (deps.open ?? openInBrowser)(start.url))) io.out('(opened in your browser)\n');
+    const stopReading = start.userCode ? () => undefined : readPastes(deps.input ?? process.stdin, accounts, start.signInId, io);
+    const state = await finished;
+    stopReading();
+    return report(state, io);
+  } catch (err) {
+    if (err instanceof AccountsError) throw new CliError(err.detail ?? err.message);
+    throw err;
+  } finally {
+    await accounts.stop();
+  }
+}
+
+function report(state: SignInState, io: CliIo): number {
+  if (state.status === 'ok' && state.account) {
+    const a = state.account;
+    io.out(`Signed in: ${a.provider} account ${a.label} (saved as proxy/auth/${a.file}).\n`);
+    io.out(`Run Claude Code on it with: switchboard run ${a.provider}\n`);
+    return 0;
+  }
+  io.err(`switchboard: sign-in ${state.status}: ${state.error ?? 'no reason given'}\n`);
+  return 1;
+}
+
+/** Resolves with the sign-in's state once it is no longer waiting. */
+function waitForEnd(events: AppEvents, signInId: string): Promise<SignInState> {
+  return new Promise((resolve) => {
+    const off = events.on('account', (e) => {
+      if (e.signInId !== signInId || e.status === 'waiting') return;
+      off();
+      resolve({ status: e.status as SignInState['status'], ...(e.account ? { account: e.account as SignInState['account'] } : {}), ...(e.error ? { error: e.error } : {}) });
+    });
+  });
+}
+
+/** Each line that looks like a URL is tried as the pasted redirect; a refused one says why. */
+function readPastes(input: NodeJS.ReadableStream, accounts: ProviderAccountsService, signInId: string, io: CliIo): () => void {
+  const rl = readline.createInterface({ input, terminal: false });
+  rl.on('line', (line) => {
+    const text = line.trim();
+    if (!/^https?:\/\//.test(text)) return;
+    accounts.signInCallback(signInId, text).catch((err: unknown) => io.err(`switchboard: ${err instanceof AccountsError ? (err.detail ?? err.message) : String(err)}\n`));
+  });
+  return () => rl.close();
+}
+
+function rethrow(err: unknown): never {
+  if (err instanceof AccountsError) throw new CliError(err.detail ?? err.message);
+  throw err;
+}

@@ -1,0 +1,222 @@
+import YAML from 'yaml';
+import { errorMessage } from '../../infra/file-stat.js';
+import { isRecord } from '../../infra/json-checks.js';
+import { readTextIfExists } from '../../infra/file-stat.js';
+import type { ServiceContext } from '../context.js';
+import { accountIdOf, NOTE_KEY, viewOf, type AccountView } from './account-view.js';
+import { AuthStore, type AuthRecord } from './auth-store.js';
+import { AccountsError } from './errors.js';
+import { importAccount } from './importer.js';
+import { createOutbound, type Outbound } from './outbound.js';
+import { INVALID_PROVIDER_TEXT, isAccountProvider, PROVIDERS, providerOfType, type AccountProvider } from './providers.js';
+import { Refresher } from './refresher.js';
+import { SignIns, type SignInMethod, type SignInStart, type SignInState } from './sign-in.js';
+
+export interface ProviderAccountsOptions {
+  http?: Outbound;
+  /** Called after the first sign-in of a provider: creates the profile `<provider>` unless one exists. */
+  onFirstAccount?: (provider: AccountProvider) => Promise<void>;
+  pollFloorMs?: number;
+  /** How often accounts are checked for a due refresh. */
+  refreshCheckMs?: number;
+}
+
+/**
+ * The subscription accounts (decisions §4.1): one auth file each in proxy/auth/, listed with their
+ * status; paused, resumed, removed (into backups/auth/), refreshed, signed in and imported.
+ * Every change is an `account` event.
+ */
+export class ProviderAccountsService {
+  readonly store: AuthStore;
+  readonly refresher: Refresher;
+  readonly signIns: SignIns;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly options: ProviderAccountsOptions = {},
+  ) {
+    this.store = new AuthStore(ctx.paths);
+    const http = options.http ?? createOutbound(() => this.overrides());
+    this.refresher = new Refresher({
+      store: this.store,
+      http,
+      clock: ctx.clock,
+      logger: ctx.logger,
+      onChange: (file, error) => this.announce(error ? 'error' : 'refreshed', file, error),
+    });
+    this.signIns = new SignIns({
+      http,
+      clock: ctx.clock,
+      overrides: () => this.overrides(),
+      oauthPort: (provider) => this.oauthPort(provider),
+      save: (provider, file, record) => this.save(provider, file, record),
+      onState: (signInId, provider, state) => ctx.events.emit('account', { reason: 'sign-in', provider, signInId, ...state }),
+      pollFloorMs: options.pollFloorMs,
+    });
+    this.http = http;
+  }
+
+  private readonly http: Outbound;
+
+  /** Starts the refresh check (every minute unless told otherwise); the timer never keeps the process alive. */
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.scheduledRefresh(), this.options.refreshCheckMs ?? 60_000);
+    this.timer.unref();
+  }
+
+  /**
+   * One tick of the refresh check. A user's own CLIProxyAPI (`proxy.binary_path`) refreshes the
+   * files it loads itself, and codex refresh tokens are single-use: while one is configured,
+   * Switchboard leaves scheduled refreshes to it (exactly one refresher per file, reference §1).
+   */
+  async scheduledRefresh(): Promise<void> {
+    const binary = await this.ctx.appConfig.read().then((s) => s.config.proxy.binary_path, () => '');
+    if (binary.trim() !== '') return;
+    await this.refresher.refreshDue().catch((err: unknown) => this.ctx.logger.warn(`account refresh check failed: ${errorMessage(err)}`));
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.signIns.stop();
+  }
+
+  async list(): Promise<{ accounts: AccountView[] }> {
+    const now = this.ctx.clock.now();
+    const accounts = (await this.store.list()).map((s) => viewOf(s, now)).filter((v): v is AccountView => v !== null);
+    return { accounts };
+  }
+
+  async signIn(provider: string, method: SignInMethod | undefined): Promise<SignInStart> {
+    const p = this.provider(provider);
+    const info = PROVIDERS[p];
+    if (!info.native) throw new AccountsError('sign-in-unavailable', `${p}: ${info.unavailable}`);
+    return this.signIns.start(p, method ?? (p === 'ghcp' ? 'device' : 'browser'));
+  }
+
+  signInStatus(id: string): SignInState {
+    return this.signIns.status(id);
+  }
+
+  signInCallback(id: string, url: string): Promise<SignInState> {
+    return this.signIns.callback(id, url);
+  }
+
+  cancelSignIn(id: string): SignInState {
+    return this.signIns.cancel(id);
+  }
+
+  async importFrom(provider: string, path?: string): Promise<{ account: AccountView }> {
+    const p = this.provider(provider);
+    const { file, record } = await importAccount(p, { http: this.http, clock: this.ctx.clock, env: this.ctx.env }, path).catch((err: unknown) => {
+      throw err instanceof AccountsError ? err : new AccountsError('provider-failed', errorMessage(err));
+    });
+    return { account: await this.save(p, file, record) };
+  }
+
+  async pause(provider: string, accountId: string): Promise<{ account: AccountView }> {
+    return this.setDisabled(provider, accountId, true);
+  }
+
+  async resume(provider: string, accountId: string): Promise<{ account: AccountView }> {
+    return this.setDisabled(provider, accountId, false);
+  }
+
+  async refresh(provider: string, accountId: string): Promise<{ account: AccountView }> {
+    const file = await this.fileOf(provider, accountId);
+    await this.refresher.refresh(file);
+    return { account: await this.view(file) };
+  }
+
+  async remove(provider: string, accountId: string): Promise<{ removed: true; account: AccountView; backupPath: string }> {
+    const file = await this.fileOf(provider, accountId);
+    const account = await this.view(file);
+    const backupPath = await this.store.remove(file);
+    this.refresher.forget(file);
+    this.announce('removed', file, undefined, account);
+    return { removed: true, account, backupPath };
+  }
+
+  private async setDisabled(provider: string, accountId: string, disabled: boolean): Promise<{ account: AccountView }> {
+    const file = await this.fileOf(provider, accountId);
+    await this.store.update(file, (r) => {
+      const { disabled: _was, ...rest } = r;
+      return disabled ? { ...rest, disabled: true } : rest;
+    });
+    this.announce(disabled ? 'paused' : 'resumed', file);
+    return { account: await this.view(file) };
+  }
+
+  /** Writes a signed-in or imported account (a fresh start: no pause, no old error) and announces it. */
+  private async save(provider: AccountProvider, file: string, record: AuthRecord): Promise<AccountView> {
+    const first = (await this.list()).accounts.every((a) => a.provider !== provider);
+    const { disabled: _d, [NOTE_KEY]: _n, ...clean } = record;
+    await this.store.write(file, clean);
+    this.refresher.forget(file);
+    await this.retireOlderFiles(provider, file, clean);
+    if (first && this.options.onFirstAccount) {
+      await this.options.onFirstAccount(provider).catch((err: unknown) => this.ctx.logger.warn(`could not create the ${provider} profile: ${errorMessage(err)}`));
+    }
+    const account = await this.view(file);
+    this.announce('signed-in', file, undefined, account);
+    return account;
+  }
+
+  /**
+   * A codex file name carries the plan, so a plan change signs the same account in under a new
+   * name: the older file of the same account (same account_id and e-mail) goes to backups/auth/.
+   */
+  private async retireOlderFiles(provider: AccountProvider, file: string, record: AuthRecord): Promise<void> {
+    if (provider !== 'codex' || typeof record.account_id !== 'string' || record.account_id === '') return;
+    for (const other of await this.store.list()) {
+      if (other.file === file || other.record.type !== 'codex') continue;
+      if (other.record.account_id === record.account_id && other.record.email === record.email) await this.store.remove(other.file);
+    }
+  }
+
+  /** The file of an account: the one whose id (as the list shows it) matches, for this provider. */
+  async fileOf(provider: string, accountId: string): Promise<string> {
+    const p = this.provider(provider);
+    if (accountId === '' || accountId.length > 320 || /[/\\\0]/.test(accountId) || accountId.includes('..')) throw new AccountsError('invalid-account');
+    for (const stored of await this.store.list()) {
+      if (providerOfType(stored.record.type) === p && accountIdOf(p, stored.record, stored.file) === accountId) return stored.file;
+    }
+    throw new AccountsError('account-not-found', `No ${p} account ${accountId} in ${this.store.directory}`);
+  }
+
+  private async view(file: string): Promise<AccountView> {
+    const stored = await this.store.read(file);
+    const view = stored ? viewOf(stored, this.ctx.clock.now()) : null;
+    if (!view) throw new AccountsError('account-not-found', `${file} is no longer in ${this.store.directory}`);
+    return view;
+  }
+
+  private announce(reason: string, file: string, error?: string, known?: AccountView): void {
+    void (known ? Promise.resolve(known) : this.view(file))
+      .then((account) => this.ctx.events.emit('account', { reason, provider: account.provider, account, ...(error ? { error } : {}) }))
+      .catch(() => undefined);
+  }
+
+  private provider(value: string): AccountProvider {
+    if (!isAccountProvider(value)) throw new AccountsError('invalid-provider', INVALID_PROVIDER_TEXT);
+    return value;
+  }
+
+  private async overrides(): Promise<Record<string, string>> {
+    return (await this.ctx.appConfig.read()).config.network.origin_overrides;
+  }
+
+  /** `providers.<p>.oauth_port` of proxy/config.yaml; absent or unreadable: the registered port. */
+  private async oauthPort(provider: AccountProvider): Promise<number | undefined> {
+    try {
+      const parsed: unknown = YAML.parse((await readTextIfExists(this.ctx.paths.proxyConfig)) ?? '');
+      const entry = isRecord(parsed) && isRecord(parsed.providers) ? parsed.providers[provider] : undefined;
+      const port = isRecord(entry) ? entry.oauth_port : undefined;
+      return typeof port === 'number' && Number.isInteger(port) && port > 0 && port < 65536 ? port : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}

@@ -1,0 +1,92 @@
+import { api } from '../../api.js';
+import type { Account, Quota } from '../../api-types.js';
+import { Empty, ErrorNotice } from '../../components/notice.js';
+import { StatusBadge, type StatusKind } from '../../components/status-badge.js';
+import { errorText, formatDuration, formatTime } from '../../lib/format.js';
+import { useNow } from '../../lib/live.js';
+import { usedShare } from '../../lib/quota-accounts.js';
+import { useAction } from '../../lib/use-action.js';
+import { useResource } from '../../lib/use-resource.js';
+
+const STATUS: Record<Account['status'], [StatusKind, string]> = {
+  active: ['ok', 'active'],
+  paused: ['off', 'paused'],
+  expired: ['warn', 'expired'],
+  error: ['bad', 'error'],
+};
+
+/** Every account with its status, expiry, models, quota and actions. */
+export function AccountList(props: { accounts: Account[]; onChange: () => void }) {
+  if (props.accounts.length === 0) return <Empty>No accounts yet. Sign in above, or import the sign-in of the Codex CLI or Copilot.</Empty>;
+  return (
+    <ul class="acc-list" data-testid="account-list">
+      {props.accounts.map((a) => (
+        <AccountRow key={a.file} account={a} onChange={props.onChange} />
+      ))}
+    </ul>
+  );
+}
+
+function AccountRow(props: { account: Account; onChange: () => void }) {
+  const a = props.account;
+  const now = useNow(30_000);
+  const [kind, label] = STATUS[a.status];
+  const act = useAction(async (action: 'pause' | 'resume' | 'refresh' | 'remove') => {
+    if (action === 'remove') {
+      if (!window.confirm(`Remove the ${a.provider} account ${a.label}? Its file is kept in backups/auth/.`)) return undefined;
+      await api.removeAccount(a.provider, a.accountId);
+    } else {
+      await api.accountAction(a.provider, a.accountId, action);
+    }
+    props.onChange();
+    return action;
+  });
+  return (
+    <li class="card acc-row" data-testid={`account-${a.provider}-${a.accountId}`}>
+      <div class="acc-row-head">
+        <span class="acc-provider-tag">{a.provider}</span>
+        <strong class="acc-label">{a.label}</strong>
+        <StatusBadge kind={kind} label={label} />
+      </div>
+      <p class="muted acc-meta">
+        {a.expiresAt ? <span title={formatTime(a.expiresAt)}>token {a.expiresAt > now ? `expires in ${formatDuration(a.expiresAt - now)}` : 'expired'}</span> : <span>token does not expire</span>}
+        {a.lastRefresh ? <span> · refreshed {formatTime(a.lastRefresh)}</span> : null}
+        {a.models.length > 0 ? <span> · models {a.models.join(', ')}</span> : null}
+      </p>
+      {a.lastError ? <p class="acc-error" role="alert">{a.lastError}</p> : null}
+      {a.status !== 'paused' ? <QuotaBars provider={a.provider} accountId={a.accountId} /> : null}
+      <ErrorNotice error={act.error} context={`${a.provider} ${a.accountId}`} onDismiss={act.clear} />
+      <div class="actions">
+        {a.status === 'paused' ? (
+          <button type="button" class="btn btn-small" disabled={act.busy} onClick={() => void act.run('resume')}>Resume</button>
+        ) : (
+          <button type="button" class="btn btn-small" disabled={act.busy} onClick={() => void act.run('pause')}>Pause</button>
+        )}
+        <button type="button" class="btn btn-small" disabled={act.busy} onClick={() => void act.run('refresh')}>Refresh</button>
+        <a class="btn btn-small btn-quiet" href={`#/profiles/${encodeURIComponent(a.provider)}`}>Use with Claude Code</a>
+        <button type="button" class="btn btn-small btn-danger" disabled={act.busy} onClick={() => void act.run('remove')}>Remove</button>
+      </div>
+    </li>
+  );
+}
+
+/** The quota route's windows for this account, as bars; a failure says why in one line. */
+function QuotaBars(props: { provider: string; accountId: string }) {
+  const quota = useResource<Quota>(() => api.quota(props.provider, props.accountId), [props.provider, props.accountId]);
+  if (quota.error) return <p class="muted acc-quota">Quota unavailable: {errorText(quota.error)}</p>;
+  if (!quota.data || quota.data.quotas.length === 0) return null;
+  return (
+    <ul class="acc-quota">
+      {quota.data.quotas.map((q) => (
+        <li key={q.model}>
+          <code>{q.model}</code>
+          <meter min={0} max={1} low={0.7} high={0.9} optimum={0} value={usedShare(q)} aria-label={`${q.model} used`} />
+          <span class="muted">
+            {quota.data!.unit === 'percent' ? `${q.used}% used` : `${q.used} of ${q.limit} ${quota.data!.unit} used`}
+            {q.resetAt ? ` · resets ${formatTime(q.resetAt)}` : ''}
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}

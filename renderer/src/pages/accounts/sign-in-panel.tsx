@@ -1,0 +1,187 @@
+import { useState } from 'preact/hooks';
+import { api } from '../../api.js';
+import type { SignInMethod, SignInStart, SignInState } from '../../api-types.js';
+import { CopyButton } from '../../components/copy-button.js';
+import { ErrorNotice, Notice } from '../../components/notice.js';
+import { desktop } from '../../lib/desktop.js';
+import { formatDuration } from '../../lib/format.js';
+import { useLiveReload, useNow } from '../../lib/live.js';
+import { useAction } from '../../lib/use-action.js';
+import { useResource } from '../../lib/use-resource.js';
+
+interface ProviderCard {
+  provider: 'codex' | 'ghcp';
+  name: string;
+  blurb: string;
+  methods: Array<{ method: SignInMethod; label: string; primary?: boolean }>;
+  importFrom: string;
+}
+
+const CARDS: ProviderCard[] = [
+  {
+    provider: 'codex',
+    name: 'ChatGPT (Codex)',
+    blurb: 'Your ChatGPT Plus, Pro or Team plan. The sign-in page returns to Switchboard on 127.0.0.1:1455.',
+    methods: [
+      { method: 'browser', label: 'Sign in', primary: true },
+      { method: 'device', label: 'Use a code' },
+      { method: 'paste', label: 'Paste the address' },
+    ],
+    importFrom: '~/.codex/auth.json',
+  },
+  {
+    provider: 'ghcp',
+    name: 'GitHub Copilot',
+    blurb: 'Your Copilot subscription. Type a code at github.com, then Switchboard asks Copilot for its token.',
+    methods: [{ method: 'device', label: 'Sign in', primary: true }],
+    importFrom: '~/.config/github-copilot/apps.json',
+  },
+];
+
+/** Opens the provider's page: the desktop shell's browser, else a new tab. */
+function openPage(url: string): void {
+  const shell = desktop();
+  if (shell) void shell.openExternal(url);
+  else window.open(url, '_blank', 'noopener');
+}
+
+/** Sign in buttons per provider, and the sign-in in progress (code, countdown, paste box). */
+export function SignInPanel(props: { onAccount: () => void }) {
+  const [active, setActive] = useState<{ provider: string; method: SignInMethod; start: SignInStart } | null>(null);
+  const start = useAction(async (provider: string, method: SignInMethod) => {
+    const answer = await api.signIn(provider, method);
+    setActive({ provider, method, start: answer });
+    if (method !== 'paste') openPage(answer.url);
+    return answer;
+  });
+  const importer = useAction(async (provider: string) => {
+    const answer = await api.importAccount(provider);
+    props.onAccount();
+    return answer;
+  });
+  return (
+    <section class="panel" aria-labelledby="acc-sign-in" data-testid="accounts-sign-in">
+      <header class="panel-head">
+        <h2 id="acc-sign-in">Sign in</h2>
+      </header>
+      <ErrorNotice error={start.error} context="Sign-in" onDismiss={start.clear} />
+      <ErrorNotice error={importer.error} context="Import" onDismiss={importer.clear} />
+      {importer.result ? (
+        <Notice tone="success" title="Imported" onDismiss={importer.clear}>
+          {importer.result.account.provider} account {importer.result.account.label}
+        </Notice>
+      ) : null}
+      {active ? (
+        <ActiveSignIn key={active.start.signInId} {...active} onDone={props.onAccount} onClose={() => setActive(null)} />
+      ) : (
+        <div class="acc-providers">
+          {CARDS.map((c) => (
+            <div class="card acc-provider" key={c.provider} data-testid={`sign-in-${c.provider}`}>
+              <p class="card-label">{c.provider}</p>
+              <p class="acc-provider-name">{c.name}</p>
+              <p class="muted acc-blurb">{c.blurb}</p>
+              <div class="actions">
+                {c.methods.map((m) => (
+                  <button key={m.method} type="button" class={`btn btn-small${m.primary ? ' btn-primary' : ''}`} disabled={start.busy} onClick={() => void start.run(c.provider, m.method)}>
+                    {m.label}
+                  </button>
+                ))}
+                <button type="button" class="btn btn-small btn-quiet" disabled={importer.busy} title={`Reads ${c.importFrom}`} onClick={() => void importer.run(c.provider)}>
+                  Import from {c.provider === 'codex' ? 'Codex CLI' : 'Copilot'}
+                </button>
+              </div>
+            </div>
+          ))}
+        </div>
+      )}
+    </section>
+  );
+}
+
+function ActiveSignIn(props: { provider: string; method: SignInMethod; start: SignInStart; onDone: () => void; onClose: () => void }) {
+  const { start } = props;
+  const now = useNow(1000);
+  const state = useResource<SignInState>(async () => {
+    const s = await api.signInState(start.signInId);
+    if (s.status === 'ok') props.onDone();
+    return s;
+  }, [start.signInId]);
+  useLiveReload(['account'], () => void state.reload(), 2000);
+  const [pasted, setPasted] = useState('');
+  const paste = useAction(async () => {
+    const s = await api.signInCallback(start.signInId, pasted);
+    void state.reload();
+    return s;
+  });
+  const cancel = useAction(async () => {
+    await api.cancelSignIn(start.signInId);
+    props.onClose();
+  });
+  const s = state.data ?? { status: 'waiting' as const };
+  if (s.status !== 'waiting') {
+    return (
+      <div data-testid="sign-in-result">
+        {s.status === 'ok' && s.account ? (
+          <Notice tone="success" title="Signed in">
+            {s.account.provider} account <strong>{s.account.label}</strong> is ready. Its profile <code>{s.account.provider}</code> runs Claude Code through the proxy.
+          </Notice>
+        ) : (
+          <Notice tone={s.status === 'cancelled' ? 'info' : 'error'} title={`Sign-in ${s.status}`}>
+            {s.error}
+          </Notice>
+        )}
+        <div class="actions">
+          <button type="button" class="btn btn-small" onClick={props.onClose}>
+            Done
+          </button>
+        </div>
+      </div>
+    );
+  }
+  const left = start.expiresAt - now;
+  return (
+    <div class="acc-active" data-testid="sign-in-active">
+      {start.userCode ? (
+        <>
+          <p>
+            Open <a href={start.url} target="_blank" rel="noopener noreferrer">{start.url}</a> and enter this code:
+          </p>
+          <p class="acc-code">
+            <code data-testid="device-code">{start.userCode}</code> <CopyButton text={start.userCode} label="device code" />
+          </p>
+        </>
+      ) : (
+        <p>
+          {props.method === 'paste' ? 'Open the sign-in page on any machine:' : 'The sign-in page opened in your browser. If it did not:'}{' '}
+          <a href={start.url} target="_blank" rel="noopener noreferrer">open it</a> <CopyButton text={start.url} label="sign-in address" />
+        </p>
+      )}
+      <p class="muted" role="timer" aria-live="off">
+        <span class="spinner" aria-hidden="true" /> Waiting for {props.provider === 'ghcp' ? 'GitHub' : 'ChatGPT'}… this sign-in expires in {formatDuration(left)}
+      </p>
+      {props.provider === 'codex' && !start.userCode ? (
+        <form
+          class="acc-paste"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void paste.run();
+          }}
+        >
+          <div class="field">
+            <label for="acc-paste-url">On another machine? Paste the address the browser ended on</label>
+            <input id="acc-paste-url" type="url" placeholder="http://localhost:1455/auth/callback?code=…" value={pasted} onInput={(e) => setPasted((e.target as HTMLInputElement).value)} />
+          </div>
+          <button type="submit" class="btn btn-small" disabled={paste.busy || pasted.trim() === ''}>
+            Finish sign-in
+          </button>
+        </form>
+      ) : null}
+      <ErrorNotice error={paste.error} context="Pasted address" onDismiss={paste.clear} />
+      <div class="actions">
+        <button type="button" class="btn btn-small btn-quiet" disabled={cancel.busy} onClick={() => void cancel.run()}>
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { overridesYaml, startFakeAccountProviders, type FakeAccountProviders } from '../fixtures/fake-account-providers.js';
+import { expectAccessible, freePort, watchPage } from './fixtures.js';
+import { serve, type Served } from './serve.js';
+
+/**
+ * The Accounts page in Chromium against fake auth.openai.com and GitHub: Sign in opens the
+ * provider's page, the provider redirects back to the loopback callback, and the account appears.
+ */
+test.use({ actionTimeout: 10_000 });
+
+let app: Served;
+let fake: FakeAccountProviders;
+let callbackPort: number;
+const SHOTS = 'docs/screenshots';
+
+test.beforeAll(async () => {
+  fake = await startFakeAccountProviders();
+  callbackPort = await freePort();
+  const proxyPort = await freePort();
+  app = await serve(async ({ home }) => {
+    await fs.mkdir(path.join(home, 'proxy'), { recursive: true, mode: 0o700 });
+    await fs.writeFile(path.join(home, 'config.yaml'), `proxy:\n  update_feed_url: http://127.0.0.1:9/releases/latest\ncursor:\n  upstream_url: http://127.0.0.1:9\n${overridesYaml(fake.origin)}`, { mode: 0o600 });
+    await fs.writeFile(path.join(home, 'proxy', 'config.yaml'), `server:\n  port: ${proxyPort}\n  host: 127.0.0.1\nproviders:\n  codex:\n    oauth_port: ${callbackPort}\n`);
+  });
+  await fs.mkdir(SHOTS, { recursive: true });
+});
+test.afterAll(async () => {
+  await app.stop();
+  await fake.close();
+});
+
+test('signed out → codex sign-in in the browser → the account appears with its quota', async ({ page, context }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const watch = watchPage(page);
+  await page.goto(`${app.url}/#/accounts`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Accounts' })).toBeVisible();
+  await expect(page.getByText('No accounts yet.')).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/accounts-signed-out.png`, fullPage: true });
+  await expectAccessible(page, 'accounts (signed out)');
+
+  const popup = context.waitForEvent('page');
+  await page.getByTestId('sign-in-codex').getByRole('button', { name: 'Sign in', exact: true }).click();
+  const provider = await popup;
+  // The fake provider's authorize page redirects to http://localhost:<port>/auth/callback.
+  await expect(provider.getByRole('heading', { name: 'Signed in' })).toBeVisible();
+  expect(new URL(provider.url()).port).toBe(String(callbackPort));
+  await provider.close();
+
+  await expect(page.getByTestId('sign-in-result')).toContainText('coder@example.com (plus)');
+  const row = page.getByTestId('account-codex-coder@example.com');
+  await expect(row).toContainText('active');
+  await expect(row.locator('meter').first()).toBeVisible();
+  await page.getByRole('button', { name: 'Done' }).click();
+  await page.screenshot({ path: `${SHOTS}/accounts-signed-in.png`, fullPage: true });
+  await expectAccessible(page, 'accounts (signed in)');
+
+  await row.getByRole('button', { name: 'Pause' }).click();
+  await expect(row).toContainText('paused');
+  await row.getByRole('button', { name: 'Resume' }).click();
+  await expect(row).toContainText('active');
+  expect(watch.errors).toEqual([]);
+  expect(watch.failures).toEqual([]);
+});
+
+test('ghcp: the device code with copy and countdown, then the account once approved', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${app.url}/#/accounts`);
+  // The verification page opens in a new tab; the code is what matters here.
+  await page.evaluate(() => void ((globalThis as unknown as { open: () => null }).open = () => null));
+  await page.getByTestId('sign-in-ghcp').getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByTestId('device-code')).toHaveText('WXYZ-5678');
+  await expect(page.getByRole('button', { name: /Copy/ }).first()).toBeVisible();
+  await expect(page.getByRole('timer')).toContainText(/expires in \d+m/);
+  await page.screenshot({ path: `${SHOTS}/accounts-device-code.png`, fullPage: true });
+  await expectAccessible(page, 'accounts (device code)');
+  fake.approveGithubDevice();
+  await expect(page.getByTestId('sign-in-result')).toContainText('octocat');
+  await expect(page.getByTestId('account-ghcp-octocat')).toContainText('active');
+});
