@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import { ACCOUNT_MODELS } from '../../../main/infra/account-models.js';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
@@ -58,7 +59,7 @@ describe('sign-in', () => {
       expect(page.status).toBe(200);
       expect(page.headers.get('content-type')).toContain('text/html');
       const state = await app.json('GET', `/api/accounts/sign-in/${start.body.signInId}`);
-      expect(state.body).toMatchObject({ status: 'ok', account: { provider: 'codex', accountId: 'coder@example.com', status: 'active', models: ['gpt-5.4', 'gpt-5.4-mini'] } });
+      expect(state.body).toMatchObject({ status: 'ok', account: { provider: 'codex', accountId: 'coder@example.com', status: 'active', models: [...ACCOUNT_MODELS.codex.models] } });
       await events.waitFor((c) => c.events.some((e) => e.event === 'account' && JSON.parse(e.data).status === 'ok'), 5000);
       const profile = await app.json('GET', '/api/settings/codex?raw=true');
       expect(profile.status).toBe(200);
