@@ -79,6 +79,11 @@ export const desktopSectionSchema = z.looseObject({
   error_rate_notice: z.number().gt(0).max(1).nullable().optional(),
 });
 
+/** decisions §4.1: outbound origins redirected for tests and mirrors (`{"https://api.x.ai": "http://127.0.0.1:5001"}`). */
+export const networkSectionSchema = z.looseObject({
+  origin_overrides: z.record(z.url(), z.url()).default({}),
+});
+
 export const appConfigSchema = z.looseObject({
   /** Name of the default profile; removed by DELETE /api/accounts/reset-default. */
   default: z.string().optional(),
@@ -88,6 +93,7 @@ export const appConfigSchema = z.looseObject({
   agent_tool: agentToolSectionSchema.prefault({}),
   agent: agentSectionSchema.prefault({}),
   desktop: desktopSectionSchema.prefault({}),
+  network: networkSectionSchema.prefault({}),
 });
 
 export type AppConfig = z.output<typeof appConfigSchema>;
