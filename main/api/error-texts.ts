@@ -63,6 +63,13 @@ export const E = {
   tooManyQuotaRequests: 'Too many quota requests',
   quotaFetchFailed: 'Quota fetch failed',
   invalidRequestLogFilter: 'Invalid request log filter',
+  // API providers (decisions §4.2)
+  providerNotFound: 'Provider not found',
+  apiKeyRequired: 'API key required',
+  profileExists: 'Profile already exists',
+  upstreamExists: 'Upstream already exists',
+  providerNeedsProxy: 'Provider needs the proxy',
+  invalidProviderRequest: 'Invalid provider request',
   // usage (spec 7, decisions §5)
   usageFetchFailed: 'Failed to fetch usage data',
   cacheUnavailable: 'Cache unavailable',
