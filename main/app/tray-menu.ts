@@ -6,7 +6,8 @@ import { profileItems } from './tray-profiles.js';
  * status the API serves, turned into an Electron menu by tray.ts, tested without Electron.
  */
 export type ApiActionId = 'proxy-start' | 'proxy-stop' | 'bridge-start' | 'bridge-stop' | 'usage-refresh';
-export type TrayActionId = 'open-window' | ApiActionId | 'quit';
+/** `open-providers`: the window at the Providers page (issue 30). */
+export type TrayActionId = 'open-window' | 'open-providers' | ApiActionId | 'quit';
 
 /** A click that carries data (which profile, which preset), sent to the API by the tray controller. */
 export type TrayCommand = { kind: 'set-default'; profile: string } | { kind: 'apply-preset'; profile: string; preset: string };
@@ -43,8 +44,9 @@ export function buildTrayMenu(view: TrayView): TrayMenuItem[] {
   const items: TrayMenuItem[] = [item('Open window', 'open-window'), SEPARATOR, ...proxyItems(view), ...trafficItems(view.status.traffic)];
   if (view.status.bridge?.enabled) items.push(SEPARATOR, ...bridgeItems(view));
   // Switching (issue 18) sits after the children it may route through, before the usage lines.
+  // "Add provider…" closes the profiles group: the way to a new profile sits beside the list.
   const profiles = profileItems(view.status.profiles, view.pendingCommands ?? new Set());
-  if (profiles.length > 0) items.push(SEPARATOR, ...profiles);
+  items.push(SEPARATOR, ...profiles, item('Add provider…', 'open-providers'));
   items.push(SEPARATOR, info(costLine(view.status.todayCost)), info(anomalyLine(view.status.anomalies)));
   const refreshing = view.pending.has('usage-refresh');
   items.push(item(refreshing ? 'Refreshing usage…' : 'Refresh usage', 'usage-refresh', !refreshing));

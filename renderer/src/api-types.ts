@@ -16,6 +16,7 @@ import type {
   bridgeStatusResponse,
   bridgeStopResponse,
 } from '../../main/api/schemas/bridge.js';
+import type { addProviderBody, addProviderResponse, catalogResponse, connectionResult, testProviderBody } from '../../main/api/schemas/providers.js';
 import type { presetDeletedResponse, presetResponse, presetsResponse } from '../../main/api/schemas/presets.js';
 import type {
   authFilesResponse,
@@ -194,3 +195,11 @@ export interface RequestFilters {
 
 /** Issue 20's scan progress and anomaly baseline, as the usage status and insights give them. */
 export type InsightsBaseline = Insights['baseline'];
+
+/** API providers from the catalogue (decisions §4.2, issue 30). */
+export type ProviderCatalog = Body<typeof catalogResponse>;
+export type CatalogProvider = ProviderCatalog['providers'][number];
+export type AddProviderInput = z.input<typeof addProviderBody>;
+export type ProviderAdded = Body<typeof addProviderResponse>;
+export type ProviderTestInput = z.input<typeof testProviderBody>;
+export type ConnectionResult = Body<typeof connectionResult>;
