@@ -1,5 +1,4 @@
 import type { CatalogProvider } from '../../api-types.js';
-import { desktop } from '../../lib/desktop.js';
 import { href } from '../../lib/router.js';
 
 /** One catalogue entry: what it is, how Claude Code reaches it, and where its key comes from. */
@@ -25,7 +24,7 @@ export function ProviderCard(props: { p: CatalogProvider; selected: boolean }) {
           <span class="sr-only"> {p.name}</span>
         </a>
         {p.keyUrl ? (
-          <a class="btn btn-small btn-quiet" href={p.keyUrl} target="_blank" rel="noreferrer" onClick={openOutside}>
+          <a class="btn btn-small btn-quiet" href={p.keyUrl} target="_blank" rel="noreferrer">
             Get a key ↗<span class="sr-only"> for {p.name}</span>
           </a>
         ) : (
@@ -36,10 +35,3 @@ export function ProviderCard(props: { p: CatalogProvider; selected: boolean }) {
   );
 }
 
-/** In the desktop window a link to the web opens in the browser (the window itself never navigates away). */
-function openOutside(e: MouseEvent): void {
-  const bridge = desktop();
-  if (!bridge) return;
-  e.preventDefault();
-  void bridge.openExternal((e.currentTarget as HTMLAnchorElement).href);
-}

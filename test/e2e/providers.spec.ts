@@ -1,0 +1,84 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { startFakeUpstream, type FakeUpstream } from '../fixtures/fake-llm-upstream.js';
+import { OFFLINE_CONFIG_YAML } from '../helpers/offline-config.js';
+import { expectAccessible, watchPage } from './fixtures.js';
+import { serve, type Served } from './serve.js';
+
+const SHOTS = 'docs/screenshots';
+test.use({ actionTimeout: 15_000 });
+
+let app: Served;
+let zai: FakeUpstream;
+
+/**
+ * The built app with Z.ai's real origin redirected to a local fake (network.origin_overrides),
+ * so the catalogue's own base URL is what the page and the profile show.
+ */
+test.beforeAll(async () => {
+  zai = await startFakeUpstream();
+  zai.behave = (req) =>
+    req.key === 'good-zai-key'
+      ? { kind: 'json', body: { id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'text', text: 'p' }], stop_reason: 'max_tokens', usage: { input_tokens: 1, output_tokens: 1 } } }
+      : { kind: 'json', status: 401, body: { error: { message: 'token expired or incorrect' } } };
+  app = await serve(async ({ home }) => {
+    await fs.mkdir(home, { recursive: true, mode: 0o700 });
+    const config = `${OFFLINE_CONFIG_YAML}network:\n  origin_overrides:\n    "https://api.z.ai": "${zai.origin}"\n`;
+    await fs.writeFile(path.join(home, 'config.yaml'), config, { mode: 0o600 });
+  });
+});
+test.afterAll(async () => {
+  await app?.stop();
+  await zai?.close();
+});
+
+test('catalogue → GLM with a key: a failed test says what to do, then Test and Add make a working default profile', async ({ page }) => {
+  const watch = watchPage(page);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${app.url}/#/providers`);
+  await expect(page.getByRole('heading', { name: 'Providers', level: 1 })).toBeVisible();
+  for (const name of ['Z.ai GLM (international)', 'DeepSeek', 'OpenRouter', 'Ollama (local)']) {
+    await expect(page.getByRole('heading', { name, level: 3 })).toBeVisible();
+  }
+  await expectAccessible(page, 'providers');
+  await page.screenshot({ path: `${SHOTS}/providers-catalog.png`, fullPage: true });
+
+  await page.getByRole('link', { name: 'Set up Z.ai GLM (international)' }).click();
+  await expect(page).toHaveURL(/#\/providers\/glm$/);
+  const panel = page.getByTestId('add-provider');
+  await expect(panel.getByRole('heading', { name: 'Add Z.ai GLM (international)' })).toBeVisible();
+  // Nothing to test or add before a key is pasted.
+  await expect(panel.getByRole('button', { name: 'Test connection' })).toBeDisabled();
+
+  await panel.getByLabel('API key').fill('wrong-zai-key');
+  await expect(panel.getByLabel('API key')).toHaveAttribute('type', 'password');
+  await panel.getByRole('button', { name: 'Test connection' }).click();
+  const failed = panel.getByTestId('test-result');
+  await expect(failed).toContainText('Connection failed');
+  await expect(failed).toContainText('HTTP 401');
+  await expect(failed).toContainText('The key was refused (401)');
+  await expect(failed).toContainText('https://z.ai/manage-apikey/apikey-list');
+  await expectAccessible(page, 'providers, failed test');
+  await panel.screenshot({ path: `${SHOTS}/providers-test-failed.png` });
+
+  await panel.getByLabel('API key').fill('good-zai-key');
+  await panel.getByRole('button', { name: 'Test connection' }).click();
+  await expect(panel.getByTestId('test-result')).toContainText('Connection works');
+  await panel.getByRole('button', { name: 'Add Z.ai GLM (international)' }).click();
+  const added = panel.getByTestId('provider-added');
+  await expect(added).toContainText('Added profile glm');
+  await expect(added).toContainText('made the default');
+  await panel.screenshot({ path: `${SHOTS}/providers-add-glm.png` });
+
+  const saved = JSON.parse(await fs.readFile(path.join(app.home, 'glm.settings.json'), 'utf8')) as { env: Record<string, string> };
+  expect(saved.env).toMatchObject({ PROVIDER_BASE_URL: 'https://api.z.ai/api/anthropic', PROVIDER_AUTH_TOKEN: 'good-zai-key', PROVIDER_MODEL: 'glm-5.3' });
+  expect(await fs.readFile(path.join(app.home, 'config.yaml'), 'utf8')).toMatch(/^default: glm$/m);
+
+  // The profile card tests the saved profile the same way.
+  await page.goto(`${app.url}/#/profiles`);
+  await page.getByRole('button', { name: 'Test connection (glm)' }).click();
+  await expect(page.getByTestId('profile-card-glm').getByTestId('test-result')).toContainText('glm works');
+  expect(watch.errors).toEqual([]);
+  expect(watch.failures).toEqual([]);
+});
