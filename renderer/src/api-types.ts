@@ -16,6 +16,7 @@ import type {
   bridgeStatusResponse,
   bridgeStopResponse,
 } from '../../main/api/schemas/bridge.js';
+import type { upstreamHealthResponse } from '../../main/api/schemas/upstreams.js';
 import type { addProviderBody, addProviderResponse, catalogResponse, connectionResult, testProviderBody } from '../../main/api/schemas/providers.js';
 import type { presetDeletedResponse, presetResponse, presetsResponse } from '../../main/api/schemas/presets.js';
 import type {
@@ -203,3 +204,5 @@ export type AddProviderInput = z.input<typeof addProviderBody>;
 export type ProviderAdded = Body<typeof addProviderResponse>;
 export type ProviderTestInput = z.input<typeof testProviderBody>;
 export type ConnectionResult = Body<typeof connectionResult>;
+export type UpstreamHealthList = Body<typeof upstreamHealthResponse>;
+export type UpstreamHealth = UpstreamHealthList['upstreams'][number];

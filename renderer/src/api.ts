@@ -159,4 +159,5 @@ export const api = {
   testProvider: (body: T.ProviderTestInput) => json<T.ConnectionResult>('POST', '/api/providers/test', body),
   addProvider: (body: T.AddProviderInput) => json<T.ProviderAdded>('POST', '/api/providers', body),
   testProfile: (profile: string) => json<T.ConnectionResult>('POST', `/api/settings/${enc(profile)}/test`, {}),
+  upstreamHealth: () => json<T.UpstreamHealthList>('GET', '/api/proxy/upstreams'),
 };

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startFakeUpstream, type FakeUpstream } from '../fixtures/fake-llm-upstream.js';
 import { OFFLINE_CONFIG_YAML } from '../helpers/offline-config.js';
-import { expectAccessible, watchPage } from './fixtures.js';
+import { expectAccessible, freePort, watchPage } from './fixtures.js';
 import { serve, type Served } from './serve.js';
 
 const SHOTS = 'docs/screenshots';
@@ -26,6 +26,7 @@ test.beforeAll(async () => {
     await fs.mkdir(home, { recursive: true, mode: 0o700 });
     const config = `${OFFLINE_CONFIG_YAML}network:\n  origin_overrides:\n    "https://api.z.ai": "${zai.origin}"\n`;
     await fs.writeFile(path.join(home, 'config.yaml'), config, { mode: 0o600 });
+    await writeProxyWithHistory(home, await freePort());
   });
 });
 test.afterAll(async () => {
@@ -79,6 +80,56 @@ test('catalogue → GLM with a key: a failed test says what to do, then Test and
   await page.goto(`${app.url}/#/profiles`);
   await page.getByRole('button', { name: 'Test connection (glm)' }).click();
   await expect(page.getByTestId('profile-card-glm').getByTestId('test-result')).toContainText('glm works');
+  expect(watch.errors).toEqual([]);
+  expect(watch.failures).toEqual([]);
+});
+
+/** Three upstreams and a request-log history: one healthy, one failing with a key cooling, one idle. */
+async function writeProxyWithHistory(home: string, port: number): Promise<void> {
+  await fs.mkdir(path.join(home, 'proxy', 'logs'), { recursive: true, mode: 0o700 });
+  await fs.writeFile(
+    path.join(home, 'proxy', 'config.yaml'),
+    [
+      '# e2e proxy config: the comment must survive the add',
+      `server: { port: ${port}, host: 127.0.0.1 }`,
+      'routing: { cooldown_seconds: 1800 }',
+      'upstreams:',
+      '  - { name: openrouter, format: openai, base_url: "http://127.0.0.1:9/v1", api_key: [k1, k2], models: [anthropic/claude-sonnet-4.5, openai/gpt-5-nano] }',
+      '  - { name: groq, format: openai, base_url: "http://127.0.0.1:9/openai/v1", api_key: [g1, g2], models: [openai/gpt-oss-120b] }',
+      '  - { name: local, format: anthropic, base_url: "http://127.0.0.1:9", models: [qwen3-coder] }',
+      '',
+    ].join('\n'),
+    { mode: 0o600 },
+  );
+  const now = Date.now();
+  let i = 0;
+  const line = (upstream: string, status: number, latencyMs: number, keyIndex: number) =>
+    JSON.stringify({ id: `h-${i}`, time: now - 20 * 60_000 + i++ * 60_000, format: 'anthropic', method: 'POST', path: '/v1/messages', modelRequested: 'm', modelSent: 'm', upstream, keyIndex, status, outcome: status >= 400 ? 'error' : 'ok', latencyMs, ttfbMs: null, tokens: null, session: null, error: status >= 400 ? `upstream answered ${status}` : null, errorLog: null });
+  const lines = [
+    ...[820, 640, 1210, 930, 700, 1500, 880].map((ms, k) => line('openrouter', 200, ms, k % 2)),
+    line('openrouter', 429, 90, 1),
+    line('groq', 200, 310, 0),
+    line('groq', 503, 40, 0),
+    line('groq', 503, 35, 1),
+    line('groq', 502, 38, 0),
+  ];
+  await fs.writeFile(path.join(home, 'proxy', 'logs', 'requests.jsonl'), `${lines.join('\n')}\n`);
+}
+
+test('the Proxy page lists each upstream with its success rate, median latency, cooling keys and a failing mark', async ({ page }) => {
+  const watch = watchPage(page);
+  await page.setViewportSize({ width: 1280, height: 700 });
+  await page.goto(`${app.url}/#/proxy/upstreams`);
+  const table = page.getByTestId('upstream-health');
+  const row = (name: string) => table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: new RegExp(`^${name}`) }) });
+  await expect(row('openrouter')).toContainText('88%');
+  await expect(row('openrouter')).toContainText('880 ms');
+  await expect(row('openrouter')).toContainText('key 2 cooling');
+  await expect(row('groq')).toContainText('failing');
+  await expect(row('groq')).toContainText('25%');
+  await expect(row('local')).toContainText('none');
+  await expectAccessible(page, 'proxy upstreams');
+  await page.screenshot({ path: `${SHOTS}/proxy-upstreams.png` });
   expect(watch.errors).toEqual([]);
   expect(watch.failures).toEqual([]);
 });
