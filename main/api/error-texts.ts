@@ -70,6 +70,7 @@ export const E = {
   upstreamExists: 'Upstream already exists',
   providerNeedsProxy: 'Provider needs the proxy',
   invalidProviderRequest: 'Invalid provider request',
+  invalidUpstreams: 'Invalid upstreams',
   // usage (spec 7, decisions §5)
   usageFetchFailed: 'Failed to fetch usage data',
   cacheUnavailable: 'Cache unavailable',

@@ -5,6 +5,7 @@ import { launchEnv } from '../profiles/launch-env.js';
 import type { ProfilesService } from '../profiles/profiles-service.js';
 import { proxyBaseUrl } from '../profiles/proxy-address.js';
 import type { ProxyService } from '../proxy/proxy-service.js';
+import { reloadUpstreams } from '../proxy/reload-upstreams.js';
 import { SettingsError } from '../settings/errors.js';
 import { requireValid, type SettingsStore } from '../settings/settings-store.js';
 import type { ProviderFormat, TierModels } from './catalog-schema.js';
@@ -12,7 +13,7 @@ import { ProviderCatalog, type CatalogEntry } from './catalog.js';
 import { testConnection, type ConnectionResult, type ConnectionTarget } from './connection-test.js';
 import { ProvidersError } from './errors.js';
 import { providerProfileEnv, tierModelList } from './profile-env.js';
-import { UpstreamExistsError, withUpstream, type UpstreamEntry } from './upstream-yaml.js';
+import { UpstreamExistsError, withUpstream, type UpstreamEntry } from '../proxy/upstream-yaml.js';
 
 export interface AddProviderRequest {
   template: string;
@@ -123,7 +124,7 @@ export class ProvidersService {
     return {
       profile: { name, path, baseUrl: proxyUrl, via, models },
       upstream: { name, format: entry.format, baseUrl, models: upstream.models },
-      proxy: await this.loadUpstreams(),
+      proxy: await reloadUpstreams(this.deps.proxy.control, { startWhenStopped: true }),
       test,
     };
   }
@@ -182,18 +183,5 @@ export class ProvidersService {
     return async () => {
       await file.write(before.content, written.mtime);
     };
-  }
-
-  /** The engine reads its upstreams when it starts: start it, or restart it when it runs. */
-  private async loadUpstreams(): Promise<{ running: boolean; restarted: boolean; error?: string }> {
-    const control = this.deps.proxy.control;
-    const wasRunning = control.isRunning();
-    try {
-      if (wasRunning) await control.stop();
-      await control.start();
-      return { running: true, restarted: wasRunning };
-    } catch (err) {
-      return { running: control.isRunning(), restarted: false, error: errorMessage(err) };
-    }
   }
 }

@@ -50,3 +50,51 @@ describe('GET /api/proxy/upstreams', () => {
     }
   });
 });
+
+describe('PUT /api/proxy/upstreams (the upstream form)', () => {
+  const file = () => path.join(app.home, 'proxy', 'config.yaml');
+
+  it('reorders, edits, renames, removes and adds; comments, unknown keys and untouched keys survive', async () => {
+    // A hand-edited file: comments on the file and on an entry, and a key the form does not know.
+    const original = (await fs.readFile(file(), 'utf8'))
+      .replace('  - name: anthropic\n', '  # the Anthropic pool, two keys\n  - name: anthropic\n    x_note: keep me\n');
+    await fs.writeFile(file(), original);
+    const { body: read } = await app.json('GET', '/api/proxy/upstreams');
+    const res = await app.json('PUT', '/api/proxy/upstreams', {
+      expectedMtime: read.configMtime,
+      upstreams: [
+        { name: 'claude', previousName: 'anthropic', format: 'anthropic', baseUrl: 'http://127.0.0.1:9', models: ['claude-sonnet-4-5'] },
+        { name: 'fresh', format: 'openai', baseUrl: 'https://api.example.test/v1', models: ['m1', 'm2'], apiKeys: ['sk-new-1'] },
+      ],
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ success: true, upstreams: ['claude', 'fresh'], proxy: { running: false, restarted: false } });
+    expect(res.body.backupPath).toContain('backups/');
+    const text = await fs.readFile(file(), 'utf8');
+    expect(text).toContain('# test proxy config');
+    expect(text).toContain('# the Anthropic pool, two keys');
+    expect(text).toContain('x_note: keep me');
+    expect(text).not.toContain('name: openai'); // removed
+    const yaml = (await import('yaml')).parse(text) as { upstreams: Array<Record<string, unknown>> };
+    expect(yaml.upstreams).toEqual([
+      { name: 'claude', format: 'anthropic', base_url: 'http://127.0.0.1:9', api_key: ['sk-ant-1', 'sk-ant-2'], models: ['claude-sonnet-4-5'], x_note: 'keep me' },
+      { name: 'fresh', format: 'openai', base_url: 'https://api.example.test/v1', models: ['m1', 'm2'], api_key: 'sk-new-1' },
+    ]);
+    expect(JSON.stringify(res.body)).not.toContain('sk-');
+  });
+
+  it.each([
+    [{ upstreams: [{ name: 'a', format: 'openai', baseUrl: 'https://a.test/v1', models: [] }, { name: 'a', format: 'openai', baseUrl: 'https://b.test/v1', models: [] }] }, 400, 'Invalid upstreams', /two upstreams are named a/],
+    [{ upstreams: [{ name: 'a', previousName: 'gone', format: 'openai', baseUrl: 'https://a.test/v1', models: [] }] }, 400, 'Invalid upstreams', /no upstream named gone/],
+    [{ upstreams: [{ name: 'a', format: 'grpc', baseUrl: 'https://a.test/v1', models: [] }] }, 400, 'Invalid upstreams', /format/],
+    [{ upstreams: [{ name: 'a', format: 'openai', baseUrl: 'not a url', models: [] }] }, 400, 'Invalid upstreams', /baseUrl/],
+    [{ upstreams: [], expectedMtime: 1 }, 409, 'File modified externally', /changed since it was read/],
+  ])('%j → %i %s, and the file is untouched', async (input, code, error, message) => {
+    const before = await fs.readFile(file(), 'utf8');
+    const { status, body } = await app.json('PUT', '/api/proxy/upstreams', input);
+    expect(status).toBe(code);
+    expect(body.error).toBe(error);
+    expect(body.message).toMatch(message);
+    expect(await fs.readFile(file(), 'utf8')).toBe(before);
+  });
+});
