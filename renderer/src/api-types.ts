@@ -16,7 +16,7 @@ import type {
   bridgeStatusResponse,
   bridgeStopResponse,
 } from '../../main/api/schemas/bridge.js';
-import type { upstreamHealthResponse } from '../../main/api/schemas/upstreams.js';
+import type { upstreamFormBody, upstreamFormResponse, upstreamHealthResponse } from '../../main/api/schemas/upstreams.js';
 import type { addProviderBody, addProviderResponse, catalogResponse, connectionResult, testProviderBody } from '../../main/api/schemas/providers.js';
 import type { presetDeletedResponse, presetResponse, presetsResponse } from '../../main/api/schemas/presets.js';
 import type {
@@ -206,3 +206,5 @@ export type ProviderTestInput = z.input<typeof testProviderBody>;
 export type ConnectionResult = Body<typeof connectionResult>;
 export type UpstreamHealthList = Body<typeof upstreamHealthResponse>;
 export type UpstreamHealth = UpstreamHealthList['upstreams'][number];
+export type UpstreamFormInput = z.input<typeof upstreamFormBody>;
+export type UpstreamsSaved = Body<typeof upstreamFormResponse>;

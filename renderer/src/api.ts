@@ -160,4 +160,5 @@ export const api = {
   addProvider: (body: T.AddProviderInput) => json<T.ProviderAdded>('POST', '/api/providers', body),
   testProfile: (profile: string) => json<T.ConnectionResult>('POST', `/api/settings/${enc(profile)}/test`, {}),
   upstreamHealth: () => json<T.UpstreamHealthList>('GET', '/api/proxy/upstreams'),
+  saveUpstreams: (body: T.UpstreamFormInput) => json<T.UpstreamsSaved>('PUT', '/api/proxy/upstreams', body),
 };

@@ -133,3 +133,29 @@ test('the Proxy page lists each upstream with its success rate, median latency, 
   expect(watch.errors).toEqual([]);
   expect(watch.failures).toEqual([]);
 });
+
+test('the upstream form reorders, edits and removes upstreams; the YAML keeps its comment and keys', async ({ page }) => {
+  const watch = watchPage(page);
+  await page.setViewportSize({ width: 1280, height: 1100 });
+  await page.goto(`${app.url}/#/proxy/upstreams`);
+  await page.getByRole('button', { name: 'Edit upstreams' }).click();
+  const form = page.getByTestId('upstream-form');
+  await form.getByRole('button', { name: 'Up (groq)' }).click();
+  const groq = form.getByRole('group', { name: '1. groq' });
+  await groq.getByLabel('Models (comma-separated)').fill('openai/gpt-oss-120b, moonshotai/kimi-k2-instruct');
+  await form.getByRole('button', { name: 'Remove local' }).click();
+  await expectAccessible(page, 'upstream form');
+  await page.screenshot({ path: `${SHOTS}/proxy-upstream-form.png`, fullPage: true });
+  await form.getByRole('button', { name: 'Save upstreams' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Upstreams saved' })).toContainText('2 upstreams');
+
+  const text = await fs.readFile(path.join(app.home, 'proxy', 'config.yaml'), 'utf8');
+  expect(text).toContain('# e2e proxy config: the comment must survive the add');
+  expect(text.indexOf('name: groq')).toBeLessThan(text.indexOf('name: openrouter'));
+  expect(text).not.toContain('name: local');
+  expect(text).toMatch(/models: \[ openai\/gpt-oss-120b, moonshotai\/kimi-k2-instruct \]/);
+  expect(text).toContain('api_key: [ g1, g2 ]'); // saved keys kept, never shown in the page
+  await expect(page.getByTestId('upstream-health').getByRole('row')).toHaveCount(3); // header + 2
+  expect(watch.errors).toEqual([]);
+  expect(watch.failures).toEqual([]);
+});

@@ -1,11 +1,13 @@
+import { useState } from 'preact/hooks';
 import { api } from '../../api.js';
-import type { UpstreamHealth } from '../../api-types.js';
+import type { UpstreamHealth, UpstreamsSaved } from '../../api-types.js';
 import { DataTable, type Column } from '../../components/data-table.js';
-import { Empty, ErrorNotice, Loading } from '../../components/notice.js';
+import { Empty, ErrorNotice, Loading, Notice } from '../../components/notice.js';
 import { formatDuration, formatInt } from '../../lib/format.js';
 import { useThrottledLiveReload } from '../../lib/live.js';
 import { href } from '../../lib/router.js';
 import { useResource } from '../../lib/use-resource.js';
+import { UpstreamsForm } from './upstreams-form.js';
 import './upstreams.css';
 
 /**
@@ -15,6 +17,8 @@ import './upstreams.css';
  */
 export function UpstreamsPanel() {
   const list = useResource(api.upstreamHealth, []);
+  const [editing, setEditing] = useState(false);
+  const [saved, setSaved] = useState<UpstreamsSaved | null>(null);
   useThrottledLiveReload(['proxy-request', 'proxy-state'], list.reload, 3_000, 30_000);
   const data = list.data;
   const now = data?.until ?? Date.now();
@@ -68,7 +72,30 @@ export function UpstreamsPanel() {
       <header class="panel-head">
         <h2 id="upstreams-title">Upstreams</h2>
         {data ? <span class="muted">last hour · keys cool {data.cooldownSeconds} s after a 429 or 5xx</span> : null}
+        {data && !editing ? (
+          <button type="button" class="btn btn-small" onClick={() => (setSaved(null), setEditing(true))}>
+            Edit upstreams
+          </button>
+        ) : null}
       </header>
+      {saved ? (
+        <Notice tone={saved.proxy.error ? 'warning' : 'success'} title="Upstreams saved" onDismiss={() => setSaved(null)}>
+          {saved.upstreams.length} upstream{saved.upstreams.length === 1 ? '' : 's'} in proxy/config.yaml
+          {saved.proxy.restarted ? '; the proxy restarted to load them' : saved.proxy.running ? '' : '; the proxy loads them when it starts'}
+          {saved.proxy.error ? `; the proxy did not restart: ${saved.proxy.error}` : ''}.
+        </Notice>
+      ) : null}
+      {data && editing ? (
+        <UpstreamsForm
+          list={data}
+          onCancel={() => setEditing(false)}
+          onSaved={(result) => {
+            setSaved(result);
+            setEditing(false);
+            void list.reload();
+          }}
+        />
+      ) : null}
       <ErrorNotice error={list.error} context="Upstreams" />
       {!data && list.loading ? <Loading what="upstreams" /> : null}
       {data && data.upstreams.length === 0 ? (
@@ -76,7 +103,7 @@ export function UpstreamsPanel() {
           No upstreams yet. <a href={href('providers')}>Add a provider</a>, or edit <a href={href('proxy', 'config')}>the config YAML</a>.
         </Empty>
       ) : null}
-      {data && data.upstreams.length > 0 ? (
+      {data && data.upstreams.length > 0 && !editing ? (
         <DataTable caption="Upstreams and their last hour" captionHidden columns={columns} rows={data.upstreams} rowKey={(u) => u.name} testId="upstream-health" />
       ) : null}
       <p class="muted">
