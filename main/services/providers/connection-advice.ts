@@ -8,6 +8,7 @@ export type Failure =
   | { kind: 'refused'; address: string }
   | { kind: 'tls'; code: string; detail: string }
   | { kind: 'closed'; detail: string }
+  | { kind: 'blocked-port'; detail: string }
   | { kind: 'other'; detail: string };
 
 const TLS_CODE = /^(CERT_|ERR_TLS_|ERR_SSL_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|EPROTO$)/;
@@ -23,6 +24,8 @@ export function describeFailure(err: unknown, timeoutMs: number): Failure {
   if (code === 'ECONNREFUSED') return { kind: 'refused', address: cause?.address && cause.port ? `${cause.address}:${cause.port}` : '' };
   if (TLS_CODE.test(code)) return { kind: 'tls', code, detail };
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return { kind: 'closed', detail };
+  // fetch refuses the ports the Fetch standard blocks (9, 25, 6000, …) before connecting.
+  if (/bad port/i.test(detail)) return { kind: 'blocked-port', detail };
   if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT') return { kind: 'timeout', timeoutMs };
   return { kind: 'other', detail };
 }
@@ -42,6 +45,8 @@ export function adviceFor(failure: Failure, target: Pick<ConnectionTarget, 'base
       return `TLS error (${failure.code}): the server's certificate could not be verified. If a company proxy inspects HTTPS, point NODE_EXTRA_CA_CERTS at its CA certificate; also check that the base URL uses the right scheme (https:// vs http://).`;
     case 'closed':
       return `The server closed the connection before answering (${failure.detail}). Check that the base URL points at an API (not a web page) and that a proxy is not cutting the connection.`;
+    case 'blocked-port':
+      return `The port in ${target.baseUrl} is one that HTTP clients refuse to use (a "bad port" such as 9, 25 or 6000). Use the server's real port.`;
     case 'other':
       return `The request failed: ${failure.detail}. Check the base URL.`;
   }

@@ -111,6 +111,12 @@ describe('failure advice (errors a loopback fake cannot produce)', () => {
     expect(adviceFor(failure, target)).toMatch(/TLS error \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\).*NODE_EXTRA_CA_CERTS/);
   });
 
+  it('a port fetch refuses (the Fetch standard\'s bad ports) says to use the real port', async () => {
+    const r = await testConnection({ format: 'openai', baseUrl: 'http://127.0.0.1:9/v1' });
+    expect(r).toMatchObject({ ok: false, status: null });
+    expect(r.message).toMatch(/refuse to use.*real port/);
+  });
+
   it('a timeout signal is a timeout', () => {
     expect(describeFailure(new DOMException('The operation was aborted due to timeout', 'TimeoutError'), 15_000)).toEqual({ kind: 'timeout', timeoutMs: 15_000 });
   });
