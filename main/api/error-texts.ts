@@ -76,6 +76,14 @@ export const E = {
   noCredentials: 'No credentials found',
   providerFailed: 'Provider request failed',
   refreshBusy: 'Refresh in progress',
+  // API providers (decisions §4.2)
+  providerNotFound: 'Provider not found',
+  apiKeyRequired: 'API key required',
+  profileExists: 'Profile already exists',
+  upstreamExists: 'Upstream already exists',
+  providerNeedsProxy: 'Provider needs the proxy',
+  invalidProviderRequest: 'Invalid provider request',
+  invalidUpstreams: 'Invalid upstreams',
   // usage (spec 7, decisions §5)
   usageFetchFailed: 'Failed to fetch usage data',
   cacheUnavailable: 'Cache unavailable',

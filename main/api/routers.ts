@@ -18,6 +18,8 @@ import { createProfilesRouter } from './profiles.js';
 import { createClaudeCodeRouter } from './claude-code.js';
 import { createTrafficRouter } from './traffic.js';
 import { createAccountsRouter } from './accounts.js';
+import { createProvidersRouter } from './providers.js';
+import { createUpstreamsRouter } from './upstreams.js';
 
 export interface RouterDeps {
   services: Services;
@@ -31,4 +33,4 @@ export interface RouterDeps {
  * One router per area, mounted in this order. Literal routes that could be shadowed by a
  * parameter route of another area come first (the token routes before `/api/settings/:profile`).
  */
-export const areaRouters: Array<(deps: RouterDeps) => Router> = [createMetaRouter, (deps) => createEventsRouter(deps), createTokensRouter, createProfilesRouter, createClaudeCodeRouter, createSettingsRouter, createPresetsRouter, createSharedRouter, createAgentToolRouter, createAppConfigRouter, createBridgeRouter, createUsageRouter, createProxyRouter, createTrafficRouter, createAccountsRouter];
+export const areaRouters: Array<(deps: RouterDeps) => Router> = [createMetaRouter, (deps) => createEventsRouter(deps), createTokensRouter, createProfilesRouter, createProvidersRouter, createClaudeCodeRouter, createSettingsRouter, createPresetsRouter, createSharedRouter, createAgentToolRouter, createAppConfigRouter, createBridgeRouter, createUsageRouter, createUpstreamsRouter, createProxyRouter, createTrafficRouter, createAccountsRouter];

@@ -64,7 +64,8 @@ async function boot(): Promise<void> {
   });
   const onAction = (action: TrayActionId) => {
     if (action === 'open-window') window.show();
-    else if (action === 'open-accounts') window.show('#/accounts');
+    else if (action === 'open-accounts') window.show('accounts');
+    else if (action === 'open-providers') window.show('providers');
     else if (action === 'quit') app.quit();
     else void controller.perform(action);
   };

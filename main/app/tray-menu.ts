@@ -7,7 +7,8 @@ import { accountItems } from './tray-accounts.js';
  * status the API serves, turned into an Electron menu by tray.ts, tested without Electron.
  */
 export type ApiActionId = 'proxy-start' | 'proxy-stop' | 'proxy-restart' | 'bridge-start' | 'bridge-stop' | 'usage-refresh';
-export type TrayActionId = 'open-window' | 'open-accounts' | ApiActionId | 'quit';
+/** `open-accounts` / `open-providers`: the window at that page (issues 29, 30). */
+export type TrayActionId = 'open-window' | 'open-accounts' | 'open-providers' | ApiActionId | 'quit';
 
 /** A click that carries data (which profile, which preset), sent to the API by the tray controller. */
 export type TrayCommand = { kind: 'set-default'; profile: string } | { kind: 'apply-preset'; profile: string; preset: string };
@@ -44,10 +45,11 @@ export function buildTrayMenu(view: TrayView): TrayMenuItem[] {
   const items: TrayMenuItem[] = [item('Open window', 'open-window'), SEPARATOR, ...proxyItems(view), ...trafficItems(view.status.traffic)];
   if (view.status.bridge?.enabled) items.push(SEPARATOR, ...bridgeItems(view));
   // Switching (issue 18) sits after the children it may route through, before the usage lines.
+  // "Add provider…" closes the profiles group: the way to a new profile sits beside the list.
   const profiles = profileItems(view.status.profiles, view.pendingCommands ?? new Set());
-  if (profiles.length > 0) items.push(SEPARATOR, ...profiles);
+  items.push(SEPARATOR, ...profiles, item('Add provider…', 'open-providers'));
   const accounts = accountItems(view.status.accounts);
-  if (accounts.length > 0) items.push(...(profiles.length > 0 ? [] : [SEPARATOR]), ...accounts);
+  if (accounts.length > 0) items.push(...accounts);
   items.push(SEPARATOR, info(costLine(view.status.todayCost)), info(anomalyLine(view.status.anomalies)));
   const refreshing = view.pending.has('usage-refresh');
   items.push(item(refreshing ? 'Refreshing usage…' : 'Refresh usage', 'usage-refresh', !refreshing));

@@ -4,7 +4,7 @@ import { BACKGROUND, windowOptions } from './window-options.js';
 import { dashboardUrl, pageOf, restoreBounds } from './window-state.js';
 
 export interface DashboardWindow {
-  /** Shows the window, creating it when it was closed (closing destroys it to free memory); `page` a hash route. */
+  /** Shows the window, creating it when it was closed (closing destroys it to free memory); `page` opens that route (`providers`). */
   show(page?: string): void;
   isOpen(): boolean;
 }
@@ -13,7 +13,7 @@ export function createDashboardWindow(origin: string, preloadPath: string, prefs
   let win: BrowserWindow | null = null;
   nativeTheme.on('updated', () => win?.setBackgroundColor(nativeTheme.shouldUseDarkColors ? BACKGROUND.dark : BACKGROUND.light));
 
-  const create = (): BrowserWindow => {
+  const create = (page?: string): BrowserWindow => {
     const workAreas = screen.getAllDisplays().map((d) => d.workArea);
     const created = new BrowserWindow(
       windowOptions({ preloadPath, dark: nativeTheme.shouldUseDarkColors, bounds: restoreBounds(prefs.get('bounds'), workAreas) }),
@@ -22,18 +22,17 @@ export function createDashboardWindow(origin: string, preloadPath: string, prefs
     created.on('close', () => prefs.set('bounds', created.getNormalBounds()));
     created.on('closed', () => (win = null));
     created.webContents.on('did-navigate-in-page', (_event, url) => prefs.set('lastPage', pageOf(url)));
-    void created.loadURL(dashboardUrl(origin, prefs.get('lastPage')));
+    void created.loadURL(dashboardUrl(origin, page ? `#/${page}` : prefs.get('lastPage')));
     return created;
   };
 
   return {
     show(page) {
-      if (page) prefs.set('lastPage', page);
       if (!win) {
-        win = create();
+        win = create(page);
         return;
       }
-      if (page) void win.loadURL(dashboardUrl(origin, page));
+      if (page) void win.loadURL(dashboardUrl(origin, `#/${page}`));
       if (win.isMinimized()) win.restore();
       win.show();
       win.focus();

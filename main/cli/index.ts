@@ -11,6 +11,10 @@ Commands:
   env [profile] [--shell bash|zsh|fish|powershell]
                        print the lines that set a profile's env in your shell (for eval)
   use [profile]        make a profile the default; without a name, list the profiles
+  providers            the API provider catalogue (GLM, Kimi, DeepSeek, OpenRouter, ...)
+  add <provider> [--key-stdin] [--name N] [--via proxy]
+                       add a provider from the catalogue as a profile, test its connection
+  test [profile]       one real, minimal request with a profile's env: status, latency, models
   serve [--port N]     run the management API and dashboard headless (default port 3000)
   shared link          link {config_dir}/shared/{commands,skills,agents} into the agent data dir
   usage <report>       token and cost reports in the terminal: daily, monthly, session, projects,
@@ -36,6 +40,9 @@ export const commands: Record<string, Command> = {
   run: async (argv) => (await import('./run.js')).runRun(argv),
   env: async (argv) => (await import('./env.js')).runEnv(argv),
   use: async (argv) => (await import('./use.js')).runUse(argv),
+  providers: async (argv) => (await import('./providers.js')).runProviders(argv),
+  add: async (argv) => (await import('./add.js')).runAdd(argv),
+  test: async (argv) => (await import('./test-connection.js')).runTest(argv),
   serve: async (argv) => (await import('./serve.js')).runServe(argv),
   bridge: async (argv) => (await import('./bridge.js')).runBridge(argv),
   cursor: async (argv) => (await import('./bridge.js')).runCursorAlias(argv),
@@ -62,6 +69,12 @@ async function usageOf(name: string): Promise<string | undefined> {
       return (await import('./use.js')).USE_USAGE;
     case 'serve':
       return (await import('./serve.js')).SERVE_USAGE;
+    case 'providers':
+      return (await import('./providers.js')).PROVIDERS_USAGE;
+    case 'add':
+      return (await import('./add.js')).ADD_USAGE;
+    case 'test':
+      return (await import('./test-connection.js')).TEST_USAGE;
     case 'bridge':
     case 'cursor':
       return (await import('./bridge.js')).BRIDGE_USAGE;

@@ -16,6 +16,7 @@ import { ProxyService } from './proxy/proxy-service.js';
 import { createProfilesArea, modelSuggestions, presetModels, type ModelSuggestion } from './profiles/index.js';
 import type { ProfilesService } from './profiles/profiles-service.js';
 import type { ClaudeCodeService } from './claude-code/claude-code-service.js';
+import { ProvidersService } from './providers/providers-service.js';
 
 /**
  * Every domain service of the main process. Each area adds its service here and builds it
@@ -37,6 +38,8 @@ export interface Services {
   proxy: ProxyService;
   profiles: ProfilesService;
   claudeCode: ClaudeCodeService;
+  /** The API provider catalogue, adding a provider, the connection test (decisions §4.2). */
+  providers: ProvidersService;
   /** Models for the profile editor: the running proxy's, usage's, the presets' (issue 18). */
   modelSuggestions(): Promise<{ models: ModelSuggestion[] }>;
 }
@@ -78,6 +81,7 @@ export async function createServices(ctx: ServiceContext, prebuilt: { usage?: Us
     proxy,
     profiles: area.profiles,
     claudeCode: area.claudeCode,
+    providers: new ProvidersService(ctx, { store, profiles: area.profiles, proxy, apiKey: async () => (await tokens.effective()).apiKey }),
     modelSuggestions: () =>
       modelSuggestions({
         proxy: async () => (running.isRunning() ? (await running.models()).models.map((m) => m.id) : []),

@@ -17,6 +17,8 @@ import type {
   bridgeStatusResponse,
   bridgeStopResponse,
 } from '../../main/api/schemas/bridge.js';
+import type { upstreamFormBody, upstreamFormResponse, upstreamHealthResponse } from '../../main/api/schemas/upstreams.js';
+import type { addProviderBody, addProviderResponse, catalogResponse, connectionResult, testProviderBody } from '../../main/api/schemas/providers.js';
 import type { presetDeletedResponse, presetResponse, presetsResponse } from '../../main/api/schemas/presets.js';
 import type {
   authFilesResponse,
@@ -207,3 +209,14 @@ export type AccountRemoved = Body<typeof accountRemoveResponse>;
 export type SignInStart = Body<typeof signInStartResponse>;
 export type SignInState = Body<typeof signInStateResponse>;
 export type SignInMethod = 'browser' | 'device' | 'paste';
+/** API providers from the catalogue (decisions §4.2, issue 30). */
+export type ProviderCatalog = Body<typeof catalogResponse>;
+export type CatalogProvider = ProviderCatalog['providers'][number];
+export type AddProviderInput = z.input<typeof addProviderBody>;
+export type ProviderAdded = Body<typeof addProviderResponse>;
+export type ProviderTestInput = z.input<typeof testProviderBody>;
+export type ConnectionResult = Body<typeof connectionResult>;
+export type UpstreamHealthList = Body<typeof upstreamHealthResponse>;
+export type UpstreamHealth = UpstreamHealthList['upstreams'][number];
+export type UpstreamFormInput = z.input<typeof upstreamFormBody>;
+export type UpstreamsSaved = Body<typeof upstreamFormResponse>;

@@ -168,4 +168,10 @@ export const api = {
   bridgeSettings: () => json<T.BridgeSettings>('GET', '/api/bridge/settings'),
   saveBridgeSettings: (patch: Partial<T.BridgeSettings>) =>
     json<T.BridgeSettingsSaved>('PUT', '/api/bridge/settings', patch),
+  providerCatalog: () => json<T.ProviderCatalog>('GET', '/api/providers/catalog'),
+  testProvider: (body: T.ProviderTestInput) => json<T.ConnectionResult>('POST', '/api/providers/test', body),
+  addProvider: (body: T.AddProviderInput) => json<T.ProviderAdded>('POST', '/api/providers', body),
+  testProfile: (profile: string) => json<T.ConnectionResult>('POST', `/api/settings/${enc(profile)}/test`, {}),
+  upstreamHealth: () => json<T.UpstreamHealthList>('GET', '/api/proxy/upstreams'),
+  saveUpstreams: (body: T.UpstreamFormInput) => json<T.UpstreamsSaved>('PUT', '/api/proxy/upstreams', body),
 };

@@ -6,6 +6,7 @@ import { href, useRoute } from './lib/router.js';
 import { OverviewPage } from './pages/overview/overview-page.js';
 import { UsagePage } from './pages/usage/usage-page.js';
 import { ProfilesPage } from './pages/profiles/profiles-page.js';
+import { ProvidersPage } from './pages/providers/providers-page.js';
 import { ProxyPage } from './pages/proxy/proxy-page.js';
 import { TrafficPage } from './pages/traffic/traffic-page.js';
 import { BridgePage } from './pages/bridge/bridge-page.js';
@@ -25,6 +26,7 @@ const PAGES: PageDef[] = [
   { id: 'overview', title: 'Overview', icon: '◎', render: () => <OverviewPage /> },
   { id: 'usage', title: 'Usage', icon: '▤', render: () => <UsagePage /> },
   { id: 'profiles', title: 'Profiles', icon: '☰', render: (rest) => <ProfilesPage selected={rest[0]} /> },
+  { id: 'providers', title: 'Providers', icon: '✚', render: (rest) => <ProvidersPage selected={rest[0]} /> },
   { id: 'proxy', title: 'Proxy', icon: '⇄', render: (rest) => <ProxyPage section={rest[0]} item={rest[1]} /> },
   { id: 'traffic', title: 'Traffic', icon: '≋', render: () => <TrafficPage /> },
   { id: 'accounts', title: 'Accounts', icon: '◈', render: () => <AccountsPage /> },

@@ -16,7 +16,9 @@ const VIEWS: Array<{ name: string; hash: string; heading: string; ready?: string
   },
   { name: 'usage', hash: '#/usage', heading: 'Usage', ready: '[data-testid="chart-daily"] canvas' },
   { name: 'profiles', hash: `#/profiles/${PROFILE}`, heading: 'Profiles', ready: '[data-testid="profile-path"]' },
+  { name: 'providers', hash: '#/providers/glm', heading: 'Providers', ready: '[data-testid="add-provider"]' },
   { name: 'proxy-status', hash: '#/proxy/status', heading: 'Proxy', ready: '[data-testid="proxy-state"] .badge' },
+  { name: 'proxy-upstreams', hash: '#/proxy/upstreams', heading: 'Proxy', ready: '#upstreams-title' },
   { name: 'proxy-models', hash: '#/proxy/models', heading: 'Proxy', ready: '#models-title' },
   {
     name: 'proxy-logs',

@@ -39,6 +39,8 @@ describe('buildTrayMenu', () => {
       'Stop proxy [proxy-stop]',
       'Restart proxy [proxy-restart]',
       '---',
+      'Add provider… [open-providers]',
+      '---',
       'Today: $1.23 (disabled)',
       'No anomalies in 7 days (disabled)',
       'Refresh usage [usage-refresh]',
@@ -110,6 +112,8 @@ describe('buildTrayMenu', () => {
       'Proxy status unavailable (disabled)',
       'Start proxy [proxy-start] (disabled)',
       '---',
+      'Add provider… [open-providers]',
+      '---',
       'Today: cost unavailable (disabled)',
       'Anomalies unavailable (disabled)',
       'Refresh usage [usage-refresh]',
@@ -159,6 +163,14 @@ describe('buildTrayMenu', () => {
     expect(menu).toContain('3 anomalies in 7 days (disabled)');
     expect(menu).toContain('Refreshing usage… [usage-refresh] (disabled)');
     expect(picture(buildTrayMenu(view({ anomalies: 1 })))).toContain('1 anomaly in 7 days (disabled)');
+  });
+
+  it('offers "Add provider…" (issue 30) as an action that opens the Providers page, with or without profiles', () => {
+    const withProfiles = buildTrayMenu(view({ profiles: { list: [{ name: 'glm', model: null, usesProxy: false }], default: 'glm', presets: [] } }));
+    for (const menu of [buildTrayMenu(view()), withProfiles]) {
+      const add = menu.find((i) => i.type === 'normal' && i.label === 'Add provider…');
+      expect(add).toEqual({ type: 'normal', label: 'Add provider…', enabled: true, action: 'open-providers' });
+    }
   });
 
   it('always starts with Open window and ends with Quit, in every state', () => {
@@ -234,7 +246,8 @@ describe('Profiles and Presets submenus (issue 18)', () => {
   };
 
   /** The items between the proxy lines and the cost line. */
-  const section = (menu: TrayMenuItem[]) => menu.slice(5, menu.findIndex((i) => i.type === 'normal' && i.label.startsWith('Today')) - 1);
+  // The profiles group ends with "Add provider…" (issue 30), which these tests leave out.
+  const section = (menu: TrayMenuItem[]) => menu.slice(5, menu.findIndex((i) => i.type === 'normal' && i.action === 'open-providers'));
 
   it('a Profiles submenu of radio items (checked = default) and the Presets submenu of the default under it, after the proxy', () => {
     const menu = buildTrayMenu(view({ profiles }));

@@ -4,6 +4,7 @@ import { href } from '../../lib/router.js';
 import type { Action } from '../../lib/use-action.js';
 import type { Resource } from '../../lib/use-resource.js';
 import type { ClaudeCode } from './claude-code.js';
+import { ProfileTest } from './profile-test.js';
 
 /**
  * One card per profile: where it sends requests, which model, whether through the local proxy,
@@ -104,6 +105,7 @@ function Card(props: {
         <button type="button" class="btn btn-small" onClick={props.onUseForClaudeCode} disabled={props.ccBusy}>
           Use for Claude Code<span class="sr-only"> ({p.name})</span>
         </button>
+        <ProfileTest profile={p.name} />
       </div>
     </li>
   );

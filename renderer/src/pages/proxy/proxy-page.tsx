@@ -7,10 +7,12 @@ import { ModelsPanel } from './models-panel.js';
 import { QuotaPanel } from './quota-panel.js';
 import { TokensPanel } from './tokens-panel.js';
 import { UpdatePanel } from './update-panel.js';
+import { UpstreamsPanel } from './upstreams-panel.js';
 import { YamlPanel } from './yaml-panel.js';
 
 const SECTIONS = [
   { id: 'status', title: 'Status' },
+  { id: 'upstreams', title: 'Upstreams' },
   { id: 'models', title: 'Models' },
   { id: 'logs', title: 'Error logs' },
   { id: 'config', title: 'Config YAML' },
@@ -38,6 +40,7 @@ export function ProxyPage(props: { section?: string; item?: string }) {
           <UpdatePanel />
         </div>
       ) : null}
+      {section.id === 'upstreams' ? <UpstreamsPanel /> : null}
       {section.id === 'models' ? <ModelsPanel /> : null}
       {section.id === 'logs' ? <ErrorLogsPanel selected={props.item} /> : null}
       {section.id === 'config' ? <YamlPanel /> : null}
