@@ -47,9 +47,7 @@ export function buildTrayMenu(view: TrayView): TrayMenuItem[] {
   // Switching (issue 18) sits after the children it may route through, before the usage lines.
   // "Add provider…" closes the profiles group: the way to a new profile sits beside the list.
   const profiles = profileItems(view.status.profiles, view.pendingCommands ?? new Set());
-  items.push(SEPARATOR, ...profiles, item('Add provider…', 'open-providers'));
-  const accounts = accountItems(view.status.accounts);
-  if (accounts.length > 0) items.push(...accounts);
+  items.push(SEPARATOR, ...profiles, ...accountItems(view.status.accounts), item('Add provider…', 'open-providers'));
   items.push(SEPARATOR, info(costLine(view.status.todayCost)), info(anomalyLine(view.status.anomalies)));
   const refreshing = view.pending.has('usage-refresh');
   items.push(item(refreshing ? 'Refreshing usage…' : 'Refresh usage', 'usage-refresh', !refreshing));

@@ -38,6 +38,6 @@ describe('accountItems', () => {
   it('sits in the tray menu after the profiles, before the usage lines', () => {
     const status: AppStatus = { proxy: { running: false }, bridge: null, todayCost: 1, anomalies: 0, desktop: null, accounts: [] };
     const labels = buildTrayMenu({ status, pending: new Set() }).map((i) => (i.type === 'separator' ? '---' : i.label));
-    expect(labels).toEqual(['Open window', '---', 'Proxy stopped', 'Start proxy', '---', 'Accounts', '---', 'Today: $1.00', 'No anomalies in 7 days', 'Refresh usage', '---', 'Quit Switchboard']);
+    expect(labels).toEqual(['Open window', '---', 'Proxy stopped', 'Start proxy', '---', 'Accounts', 'Add provider…', '---', 'Today: $1.00', 'No anomalies in 7 days', 'Refresh usage', '---', 'Quit Switchboard']);
   });
 });
