@@ -65,19 +65,21 @@ export function parseAgentSettings(bytes: Buffer, file: string): Record<string, 
 
 /**
  * Replaces the file with `content` (or removes it, for null) only if it is still the version
- * `read` came from: checked right before the rename. False when it changed meanwhile (someone
+ * `read` came from: checked right before the rename (`beforeReplace` runs just before that check). False when it changed meanwhile (someone
  * saved it): nothing was replaced, and the caller reads it again and merges anew.
  */
-export async function replaceIfUnchanged(file: string, read: AgentFile | null, content: string | Buffer | null, mode: number): Promise<boolean> {
+export async function replaceIfUnchanged(file: string, read: AgentFile | null, content: string | Buffer | null, mode: number, beforeReplace: () => Promise<void>): Promise<boolean> {
   const target = await linkTarget(file);
   const unchanged = async () => (await currentStamp(target)) === (read?.stamp ?? null);
+  // The backup is made once the replacement is ready and the file is still as read, then checked once more.
+  const ready = async () => (await unchanged()) && (await beforeReplace(), await unchanged());
   if (content === null) {
-    if (!(await unchanged())) return false;
+    if (!(await ready())) return false;
     await fs.rm(target, { force: true });
     return true;
   }
   try {
-    await writeFileAtomic(target, content, { mode, beforeRename: unchanged });
+    await writeFileAtomic(target, content, { mode, beforeRename: ready });
     return true;
   } catch (err) {
     if (err instanceof FileChangedError) return false;

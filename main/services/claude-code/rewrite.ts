@@ -35,11 +35,13 @@ export async function rewriteAgentFile<T>(file: string, backups: Omit<BackupOpti
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const current = await readAgentFile(file);
     const next = plan(current);
-    try {
+    const backUp = async () => {
       if (current && backedUp?.sha !== sha256(current.bytes)) {
         backedUp = { sha: sha256(current.bytes), path: await writeBackup(current.bytes, { ...backups, now: backups.now() }) };
       }
-      if (await replaceIfUnchanged(file, current, next.content, next.mode)) {
+    };
+    try {
+      if (await replaceIfUnchanged(file, current, next.content, next.mode, backUp)) {
         return { replaced: current, written: next.content, mode: next.mode, data: next.data, backupPath: current ? backedUp!.path : null };
       }
     } catch (err) {
