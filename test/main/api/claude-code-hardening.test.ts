@@ -227,3 +227,42 @@ describe('temp files a killed apply left in the agent dir (point 12)', () => {
     }
   });
 });
+
+describe('a record written by the previous version (one level of undo)', () => {
+  it('is understood: the file it kept becomes the original, restore brings it back, its keys give back the user values', async () => {
+    const before = '{"env": {"ANTHROPIC_MODEL": "mine"}}\n';
+    const written = '{\n  "env": {\n    "ANTHROPIC_MODEL": "old-a",\n    "PROVIDER_MODEL": "old-a"\n  }\n}\n';
+    const old = await startTestApp({
+      before: async ({ home, agentDir }) => {
+        await fs.writeFile(path.join(agentDir, 'settings.json'), written);
+        await fs.mkdir(path.join(home, 'claude-code'), { recursive: true });
+        const { createHash } = await import('node:crypto');
+        const hash = (s: string) => createHash('sha256').update(s).digest('hex');
+        await fs.writeFile(
+          path.join(home, 'claude-code', 'applied.json'),
+          JSON.stringify({
+            path: path.join(agentDir, 'settings.json'),
+            profile: 'a',
+            appliedAt: 1,
+            keys: ['ANTHROPIC_MODEL', 'PROVIDER_MODEL'],
+            values: { ANTHROPIC_MODEL: hash('old-a'), PROVIDER_MODEL: hash('old-a') },
+            written: { sha256: hash(written), mtime: 1 },
+            previous: { existed: true, contentBase64: Buffer.from(before).toString('base64'), mode: 0o600 },
+          }),
+        );
+      },
+    });
+    try {
+      await fs.writeFile(path.join(old.home, 'b.settings.json'), JSON.stringify({ env: { PROVIDER_BASE_URL: 'https://b.example' } }));
+      expect((await old.json('GET', '/api/claude-code')).body).toMatchObject({ applied: { profile: 'a' }, canRestore: true, undoSteps: 1 });
+      expect((await old.json('POST', '/api/claude-code/apply', { profile: 'b' })).status).toBe(200);
+      const env = JSON.parse(await fs.readFile(path.join(old.agentDir, 'settings.json'), 'utf8')).env;
+      expect(env.ANTHROPIC_MODEL).toBe('mine');
+      expect(env.PROVIDER_MODEL).toBeUndefined();
+      expect((await old.json('POST', '/api/claude-code/restore')).status).toBe(200);
+      expect(await fs.readFile(path.join(old.agentDir, 'settings.json'), 'utf8')).toBe(before);
+    } finally {
+      await old.stop();
+    }
+  });
+});
