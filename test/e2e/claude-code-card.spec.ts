@@ -40,12 +40,14 @@ test('after the applied profile is edited behind the app, the card says Claude C
   const stale = page.getByRole('alert').filter({ hasText: 'Claude Code still uses the old values' });
   await expect(stale).toBeVisible();
   await expect(page.getByTestId('claude-code-stale')).toContainText('ANTHROPIC_MODEL, PROVIDER_MODEL');
+  await expect(card(page, 'zed')).toContainText('Claude Code · old values');
   await shot(page, 'claude-code-stale');
   await expectAccessible(page, 'Claude Code card, stale');
 
   await stale.getByRole('button', { name: 'Re-apply zed' }).click();
   await expect(page.getByText('zed applied to Claude Code')).toBeVisible();
   await expect(stale).toHaveCount(0);
+  await expect(card(page, 'zed')).not.toContainText('old values');
   expect(await model()).toBe('zed-2');
 
   // Restore my original settings: byte for byte, after a confirmation.
