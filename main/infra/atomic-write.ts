@@ -1,3 +1,4 @@
+import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -15,6 +16,11 @@ export interface AtomicWriteOptions {
    * into a file others also write checks here that the file is still the one it read.
    */
   beforeRename?: () => Promise<boolean>;
+  /**
+   * The last word, synchronous: asked right before a synchronous rename, in the same tick, so no
+   * other callback and no trip through the thread pool comes between the check and the rename.
+   */
+  stillSameSync?: () => boolean;
 }
 
 /** The `beforeRename` check said no: nothing was replaced. */
@@ -53,7 +59,12 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, o
   await handle.close();
   try {
     if (options.beforeRename && !(await options.beforeRename())) throw new FileChangedError(file);
-    await fs.rename(temp, file);
+    if (options.stillSameSync) {
+      if (!options.stillSameSync()) throw new FileChangedError(file);
+      fsSync.renameSync(temp, file);
+    } else {
+      await fs.rename(temp, file);
+    }
   } catch (err) {
     await fs.rm(temp, { force: true });
     throw err;

@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { FileChangedError, writeFileAtomic } from '../../infra/atomic-write.js';
@@ -70,16 +71,20 @@ export function parseAgentSettings(bytes: Buffer, file: string): Record<string, 
  */
 export async function replaceIfUnchanged(file: string, read: AgentFile | null, content: string | Buffer | null, mode: number, beforeReplace: () => Promise<void>): Promise<boolean> {
   const target = await linkTarget(file);
-  const unchanged = async () => (await currentStamp(target)) === (read?.stamp ?? null);
-  // The backup is made once the replacement is ready and the file is still as read, then checked once more.
+  const expected = read?.stamp ?? null;
+  const unchanged = async () => (await currentStamp(target)) === expected;
+  // The backup is made once the replacement is ready and the file is still as read; the last
+  // check is synchronous, right before a synchronous rename, so the window between them is two
+  // system calls, with no event-loop turn in between.
   const ready = async () => (await unchanged()) && (await beforeReplace(), await unchanged());
+  const stillSameSync = () => currentStampSync(target) === expected;
   if (content === null) {
-    if (!(await ready())) return false;
-    await fs.rm(target, { force: true });
+    if (!(await ready()) || !stillSameSync()) return false;
+    fsSync.rmSync(target, { force: true });
     return true;
   }
   try {
-    await writeFileAtomic(target, content, { mode, beforeRename: ready });
+    await writeFileAtomic(target, content, { mode, beforeRename: ready, stillSameSync });
     return true;
   } catch (err) {
     if (err instanceof FileChangedError) return false;
@@ -122,6 +127,11 @@ async function currentStamp(file: string): Promise<string | null> {
     if (isNotFound(err)) return null;
     throw err;
   }
+}
+
+function currentStampSync(file: string): string | null {
+  const st = fsSync.statSync(file, { bigint: true, throwIfNoEntry: false });
+  return st ? stampOf(st) : null;
 }
 
 function stampOf(st: { ino: bigint; size: bigint; mtimeNs: bigint; ctimeNs: bigint }): string {
