@@ -136,7 +136,7 @@ async function followLink(file: string): Promise<string> {
 
 async function readIfFile(file: string): Promise<string | null> {
   try {
-    return await readTextBounded(file, READ_LIMITS.settings);
+    return await readForeignText(file);
   } catch (err) {
     if (isNotFound(err)) return null;
     throw err;

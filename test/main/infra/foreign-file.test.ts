@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotRegularFileError, openRegularFile, openRegularFileSync } from '../../../main/infra/foreign-file.js';
-import { readSettingsFile } from '../../../main/services/agent-tool/settings-file.js';
+import { readSettingsFile, SettingsWriteError, writeSettingsFile } from '../../../main/services/agent-tool/settings-file.js';
 import { fingerprintMatches } from '../../../main/services/usage/scan-file.js';
 import { readAll } from '../../../main/services/usage/scan-worker.js';
 import { Pricing } from '../../../main/services/usage/pricing.js';
@@ -49,6 +49,13 @@ describe('readers of files the app does not own, given a FIFO', () => {
   it('the agent tool settings file reads as "not a regular file"', async () => {
     const state = await readSettingsFile(fifo);
     expect(state).toMatchObject({ exists: true, settings: null, parseError: 'not a regular file' });
+  });
+
+  it('writing the agent tool settings file over a FIFO is refused instead of hanging on its backup read', async () => {
+    const write = writeSettingsFile(fifo, '{}', undefined, { backupsDir: path.join(dir, 'backups'), home: dir, now: new Date() });
+    await expect(write).rejects.toBeInstanceOf(SettingsWriteError);
+    await expect(write).rejects.toThrow('not a regular file');
+    expect(fsSync.lstatSync(fifo).isFIFO()).toBe(true);
   });
 
 });
