@@ -183,12 +183,16 @@ describe('a FIFO at settings.json (point 9)', () => {
 });
 
 describe('the card tells what the file holds after the applied profile is edited (issue 28 point 2)', () => {
-  it('a profile edit through the API is followed into settings.json', async () => {
+  it('a profile edit through the API is followed into settings.json, even after Claude Code saved other keys', async () => {
     await fs.writeFile(settingsFile(), USER_FILE);
     expect((await apply('a')).status).toBe(200);
+    // Claude Code's own save (/model writes a top-level key): not one of the keys Switchboard wrote
+    const saved = JSON.parse(await fs.readFile(settingsFile(), 'utf8'));
+    await fs.writeFile(settingsFile(), JSON.stringify({ ...saved, model: 'sonnet' }, null, 2));
     const put = await app.json('PUT', '/api/settings/a', { settings: { env: { PROVIDER_BASE_URL: 'https://a.example', PROVIDER_MODEL: 'model-a2' } } });
     expect(put.status).toBe(200);
     expect((await envOf()).ANTHROPIC_MODEL).toBe('model-a2');
+    expect(JSON.parse(await fs.readFile(settingsFile(), 'utf8')).model).toBe('sonnet');
     expect((await app.json('GET', '/api/claude-code')).body.staleKeys).toEqual([]);
   });
 
