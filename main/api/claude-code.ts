@@ -4,12 +4,17 @@ import { E, type ErrorText } from './error-texts.js';
 import { ApiError } from './errors.js';
 import { routeOn } from './route.js';
 import type { RouterDeps } from './routers.js';
-import { claudeCodeApplyBody, claudeCodeApplyResponse, claudeCodeStatusResponse, claudeCodeUndoResponse } from './schemas/profiles.js';
+import { claudeCodeApplyBody, claudeCodeApplyResponse, claudeCodeStatusResponse, claudeCodeUndoResponse } from './schemas/claude-code.js';
 import { mapSettingsErrors } from './settings-errors.js';
 
 const answers: Record<ClaudeCodeErrorKind, [number, ErrorText]> = {
   'invalid-json': [422, E.claudeSettingsInvalid],
+  unreadable: [422, E.claudeSettingsUnreadable],
+  'too-large': [413, E.fileTooLarge],
+  'read-only': [409, E.claudeSettingsReadOnly],
+  busy: [409, E.modifiedExternally],
   'nothing-to-undo': [404, E.nothingToUndo],
+  'nothing-to-restore': [404, E.nothingToRestore],
   'write-failed': [500, E.writeSettingsFailed],
 };
 
@@ -44,10 +49,22 @@ export function createClaudeCodeRouter({ services, registry }: RouterDeps): Rout
   route({
     method: 'post',
     path: '/api/claude-code/undo',
-    summary: 'Restore settings.json exactly as it was before the last apply (remove it if there was none)',
+    summary: 'One step back: settings.json exactly as it was before the last apply (removed if there was none); repeat to walk back further',
     response: claudeCodeUndoResponse,
     handler: async () => {
       const answer = await claudeCode.undo();
+      services.profiles.announce('claude-code');
+      return answer;
+    },
+  });
+
+  route({
+    method: 'post',
+    path: '/api/claude-code/restore',
+    summary: "Restore my original settings: settings.json byte for byte as before Switchboard's first apply; forgets every apply",
+    response: claudeCodeUndoResponse,
+    handler: async () => {
+      const answer = await claudeCode.restore();
       services.profiles.announce('claude-code');
       return answer;
     },

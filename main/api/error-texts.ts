@@ -35,6 +35,10 @@ export const E = {
   // switching (issue 18)
   claudeSettingsInvalid: 'Claude Code settings are not valid JSON',
   nothingToUndo: 'Nothing to undo',
+  // Claude Code settings hardening (issue 27)
+  claudeSettingsUnreadable: 'Claude Code settings cannot be read faithfully',
+  claudeSettingsReadOnly: 'Claude Code settings are read-only',
+  nothingToRestore: 'Nothing to restore',
   // shared, agent tool, app config (decisions §3)
   invalidType: 'Invalid or missing type parameter',
   invalidPath: 'Invalid or missing path parameter',

@@ -42,6 +42,7 @@ export function createSettingsRouter({ services, registry }: RouterDeps): Router
     response: settingsUpdateResponse,
     handler: async ({ params, body }) => {
       const answer = await settings.put(params.profile!, body);
+      await services.claudeCode.followProfileEdit(params.profile!); // settings.json follows an edit of the profile applied there
       services.profiles.announce('settings', [params.profile!]);
       return answer;
     },

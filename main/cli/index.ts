@@ -16,6 +16,9 @@ Commands:
                        add a provider from the catalogue as a profile, test its connection
   test [profile]       one real, minimal request with a profile's env: status, latency, models
   serve [--port N]     run the management API and dashboard headless (default port 3000)
+  claude-code status|undo|restore
+                       Claude Code's own settings.json: what is applied, one step back, or the
+                       original settings as they were before Switchboard first changed them
   shared link          link {config_dir}/shared/{commands,skills,agents} into the agent data dir
   usage <report>       token and cost reports in the terminal: daily, monthly, session, projects,
                        models (--since, --until, --tz, --mode, --json; see 'usage --help')
@@ -47,6 +50,7 @@ export const commands: Record<string, Command> = {
   bridge: async (argv) => (await import('./bridge.js')).runBridge(argv),
   cursor: async (argv) => (await import('./bridge.js')).runCursorAlias(argv),
   shared: async (argv) => (await import('./shared.js')).runShared(argv),
+  'claude-code': async (argv) => (await import('./claude-code.js')).runClaudeCode(argv),
   usage: async (argv) => (await import('./usage.js')).runUsage(argv),
   login: async (argv) => (await import('./login.js')).runLogin(argv),
   accounts: async (argv) => (await import('./accounts.js')).runAccounts(argv),
@@ -80,6 +84,8 @@ async function usageOf(name: string): Promise<string | undefined> {
       return (await import('./bridge.js')).BRIDGE_USAGE;
     case 'shared':
       return (await import('./shared.js')).SHARED_USAGE;
+    case 'claude-code':
+      return (await import('./claude-code.js')).CLAUDE_CODE_USAGE;
     case 'usage':
       return (await import('./usage.js')).USAGE_USAGE;
     case 'login':

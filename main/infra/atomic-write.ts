@@ -1,3 +1,4 @@
+import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -9,6 +10,26 @@ export interface AtomicWriteOptions {
   mode?: number;
   /** Mode for parent directories this write creates. */
   dirMode?: number;
+  /**
+   * Asked right before the rename, once the new content is on disk: false leaves `file` as it is
+   * (the temp file is removed) and the write rejects with FileChangedError. A writer that merged
+   * into a file others also write checks here that the file is still the one it read.
+   */
+  beforeRename?: () => Promise<boolean>;
+  /**
+   * The last word, synchronous: asked right before a synchronous rename, in the same tick, so no
+   * other callback and no trip through the thread pool comes between the check and the rename.
+   */
+  stillSameSync?: () => boolean;
+}
+
+/** The `beforeRename` check said no: nothing was replaced. */
+export class FileChangedError extends Error {
+  readonly code = 'ECHANGED';
+  constructor(readonly file: string) {
+    super(`${path.basename(file)} changed while it was being rewritten`);
+    this.name = 'FileChangedError';
+  }
 }
 
 /**
@@ -37,7 +58,13 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, o
   }
   await handle.close();
   try {
-    await fs.rename(temp, file);
+    if (options.beforeRename && !(await options.beforeRename())) throw new FileChangedError(file);
+    if (options.stillSameSync) {
+      if (!options.stillSameSync()) throw new FileChangedError(file);
+      fsSync.renameSync(temp, file);
+    } else {
+      await fs.rename(temp, file);
+    }
   } catch (err) {
     await fs.rm(temp, { force: true });
     throw err;
@@ -77,9 +104,10 @@ const TEMP_NAME = /^\..+\.(\d+)\.[0-9a-f]{12}\.tmp$/;
  * any other `.tmp` is not ours and stays). A temp file is stale when the process named in it is
  * gone, or when it is older than `olderThanMs` (pids get reused; a live writer finishes well
  * within a minute). Files of this process are only removed by age, since one of our own writes
- * may be in flight. A symlink is removed as a link, never followed.
+ * may be in flight. A symlink is removed as a link, never followed. With `only`, just the temp
+ * files of that one file name (in a directory the app shares with others, such as the agent's).
  */
-export async function removeStaleTempFiles(dir: string, olderThanMs = 60_000): Promise<number> {
+export async function removeStaleTempFiles(dir: string, olderThanMs = 60_000, only?: string): Promise<number> {
   let names: string[];
   try {
     names = await fs.readdir(dir);
@@ -90,7 +118,7 @@ export async function removeStaleTempFiles(dir: string, olderThanMs = 60_000): P
   let removed = 0;
   for (const name of names) {
     const match = TEMP_NAME.exec(name);
-    if (!match) continue;
+    if (!match || (only !== undefined && !name.startsWith(`.${only}.`))) continue;
     const full = path.join(dir, name);
     try {
       const st = await fs.lstat(full);

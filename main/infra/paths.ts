@@ -52,6 +52,8 @@ export function createPaths(homes: Homes) {
     bridgeSettings: c('cursor.settings.json'),
     /** What "Use for Claude Code" last wrote into the agent's settings.json, and the file before it. */
     claudeCodeRecord: c('claude-code', 'applied.json'),
+    /** One file per step Undo can walk back (the file before the step and the record then). */
+    claudeCodeHistoryDir: c('claude-code', 'history'),
     sharedDir: c('shared'),
     instancesDir: c('instances'),
     cacheDir: c('.cache'),

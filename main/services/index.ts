@@ -99,6 +99,7 @@ export async function createServices(ctx: ServiceContext, prebuilt: { usage?: Us
 export async function startServices(services: Services): Promise<void> {
   services.usage.start(); // loads the disk cache in the background (unless started already); usage reads wait for it
   await services.settings.start();
+  await services.claudeCode.start().catch((err: unknown) => services.ctx.logger.warn(`Claude Code temp files not swept: ${String(err)}`));
   services.providerAccounts.start();
   await unlessConfigBroken(services, 'bridge', () => services.bridge.startup());
   await unlessConfigBroken(services, 'proxy', () => services.proxy.startup());

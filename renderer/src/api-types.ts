@@ -34,13 +34,11 @@ import type {
 } from '../../main/api/schemas/proxy.js';
 import type {
   applyPresetResponse,
-  claudeCodeApplyResponse,
-  claudeCodeStatusResponse,
-  claudeCodeUndoResponse,
   modelSuggestionsResponse,
   routeThroughProxyResponse,
   setDefaultResponse,
 } from '../../main/api/schemas/profiles.js';
+import type { claudeCodeApplyResponse, claudeCodeStatusResponse, claudeCodeUndoResponse } from '../../main/api/schemas/claude-code.js';
 import type { profileSettingsResponse, profilesResponse, settingsDeleteResponse, settingsUpdateResponse } from '../../main/api/schemas/settings.js';
 import type {
   dailyResponse,

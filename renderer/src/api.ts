@@ -77,6 +77,7 @@ export const api = {
   claudeCode: () => json<T.ClaudeCodeState>('GET', '/api/claude-code'),
   applyClaudeCode: (profile: string) => json<T.ClaudeCodeApplied>('POST', '/api/claude-code/apply', { profile }),
   undoClaudeCode: () => json<T.ClaudeCodeUndone>('POST', '/api/claude-code/undo'),
+  restoreClaudeCode: () => json<T.ClaudeCodeUndone>('POST', '/api/claude-code/restore'),
   settings: (profile: string) => json<T.ProfileSettings>('GET', `/api/settings/${enc(profile)}`),
   settingsRaw: (profile: string) => json<T.ProfileSettings>('GET', `/api/settings/${enc(profile)}/raw`),
   saveSettings: (profile: string, settings: T.ProfileSettings['settings'], expectedMtime?: number) =>

@@ -29,20 +29,3 @@ export const routeThroughProxyResponse = z.object({
   baseUrl: z.string(),
 });
 
-export const claudeCodeStatusResponse = z.object({
-  path: z.string(),
-  exists: z.boolean(),
-  applied: z.object({ profile: z.string(), appliedAt: z.int(), keys: z.array(z.string()) }).nullable(),
-  editedSince: z.boolean(),
-  canUndo: z.boolean(),
-});
-
-export const claudeCodeApplyBody = z.object({ profile: z.string() });
-export const claudeCodeApplyResponse = z.object({
-  success: z.literal(true),
-  path: z.string(),
-  profile: z.string(),
-  keys: z.array(z.string()),
-  backupPath: z.string().nullable(),
-});
-export const claudeCodeUndoResponse = z.object({ success: z.literal(true), path: z.string(), restored: z.literal(true) });

@@ -6,6 +6,7 @@ import { serializeFile } from '../../infra/file-lock.js';
 import { errorMessage, isNotFound, statMtime, toMtime } from '../../infra/file-stat.js';
 import { JSON_TOO_DEEP, jsonTooDeep } from '../../infra/json-depth.js';
 import { READ_LIMITS, readTextBounded } from '../../infra/bounded-read.js';
+import { NotRegularFileError, openRegularFile } from '../../infra/foreign-file.js';
 import { advanceMtime } from '../../infra/mtime-advance.js';
 import { checkMtime } from '../mtime-conflict.js';
 
@@ -48,14 +49,25 @@ export async function readSettingsFile(file: string): Promise<SettingsFileState>
   if (!stat.isFile()) return { ...base, content: '', settings: null, parseError: 'not a regular file' };
   let content: string;
   try {
-    content = await readTextBounded(file, READ_LIMITS.settings);
+    content = await readForeignText(file);
   } catch (err) {
+    if (err instanceof NotRegularFileError) return { ...base, content: '', settings: null, parseError: 'not a regular file' };
     return { ...base, content: '', settings: null, parseError: `cannot be read: ${errorMessage(err)}` };
   }
   try {
     return { ...base, content, settings: parseSettingsObject(content), parseError: null };
   } catch (err) {
     return { ...base, content, settings: null, parseError: errorMessage(err) };
+  }
+}
+
+/** Opened non-blocking (a FIFO swapped in after the stat must not hang a thread), regular files only. */
+async function readForeignText(file: string): Promise<string> {
+  const handle = await openRegularFile(file);
+  try {
+    return await readTextBounded(handle, READ_LIMITS.settings, file);
+  } finally {
+    await handle.close();
   }
 }
 
@@ -124,7 +136,7 @@ async function followLink(file: string): Promise<string> {
 
 async function readIfFile(file: string): Promise<string | null> {
   try {
-    return await readTextBounded(file, READ_LIMITS.settings);
+    return await readForeignText(file);
   } catch (err) {
     if (isNotFound(err)) return null;
     throw err;

@@ -1,24 +1,21 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from '../../infra/atomic-write.js';
-import { writeBackup } from '../../infra/backup.js';
+import { removeStaleTempFiles } from '../../infra/atomic-write.js';
 import { serializeFile } from '../../infra/file-lock.js';
-import { errorMessage, isNotFound, toMtime } from '../../infra/file-stat.js';
+import { errorMessage } from '../../infra/file-stat.js';
 import { isRecord } from '../../infra/json-checks.js';
 import type { ServiceContext } from '../context.js';
+import { launchEnv } from '../profiles/launch-env.js';
 import { SettingsError } from '../settings/errors.js';
 import type { SettingsStore } from '../settings/settings-store.js';
-import { launchEnv } from '../profiles/launch-env.js';
-import { readRecord, removeRecord, sha256, writeRecord, type AppliedRecord } from './applied-record.js';
+import { mtimeOf, parseAgentSettings, readAgentFile, tempNamesOf, type AgentFile } from './agent-file.js';
 import { ClaudeCodeError } from './errors.js';
+import { modeFor } from './file-mode.js';
+import { mergeEnv, ownedKeysIntact } from './merge-env.js';
+import { readRecord, readStep, removeRecord, removeStep, sha256, snapshotOf, writeRecord, writeStep, type ClaudeCodeRecord, type FileSnapshot } from './record.js';
+import { rewriteAgentFile } from './rewrite.js';
+import { describeStatus, type ClaudeCodeStatus } from './status.js';
 
-export interface ClaudeCodeStatus {
-  path: string;
-  exists: boolean;
-  applied: { profile: string; appliedAt: number; keys: string[] } | null;
-  editedSince: boolean;
-  canUndo: boolean;
-}
+export type { ClaudeCodeStatus };
 
 export interface ClaudeCodeApplied {
   success: true;
@@ -27,24 +24,35 @@ export interface ClaudeCodeApplied {
   keys: string[];
   /** null when there was no file to back up. */
   backupPath: string | null;
+  /** The file's mode now, e.g. "0600". */
+  mode: string;
+  /** True when the file was narrowed to 0600 because the env written holds a secret. */
+  narrowed: boolean;
+}
+
+export interface ClaudeCodeRestored {
+  success: true;
+  path: string;
+  restored: true;
+  backupPath: string | null;
+  /** Undo steps left after this one (0 after a restore of the original). */
+  undoSteps: number;
 }
 
 const BACKUP = { base: 'claude-code-settings', suffix: '.json', keep: 20 } as const;
-
-interface CurrentFile {
-  bytes: Buffer;
-  mode: number;
-  mtime: number;
-}
+/** Undo steps kept; older ones go, the original never (it is kept in the record). */
+const MAX_STEPS = 50;
 
 /**
- * "Use for Claude Code" (issue 18): merges a profile's env, as launched, into the `env` of
- * `{agent_dir}/settings.json`, leaving every other key and env entry as it was; backup first,
- * atomic write, and one level of exact undo.
+ * "Use for Claude Code" (issues 18, 27): merges a profile's env, as launched, into the `env` of
+ * `{agent_dir}/settings.json`, key by key, leaving every other key as it was; the user's own value
+ * of a key comes back when no profile sets it any more; Undo walks back step by step; the file
+ * before the first apply can be restored at any time.
  */
 export class ClaudeCodeService {
   private readonly file: string;
   private readonly recordFile: string;
+  private readonly historyDir: string;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -52,159 +60,139 @@ export class ClaudeCodeService {
   ) {
     this.file = path.join(ctx.paths.agentDir, 'settings.json');
     this.recordFile = ctx.paths.claudeCodeRecord;
+    this.historyDir = ctx.paths.claudeCodeHistoryDir;
+  }
+
+  /** Removes temp files of settings.json that a killed write left in the agent dir (only those: the dir is not ours). */
+  async start(): Promise<void> {
+    const { dir, name } = await tempNamesOf(this.file);
+    const removed = await removeStaleTempFiles(dir, 60_000, name);
+    if (removed > 0) this.ctx.logger.info(`removed ${removed} stale temp file(s) of ${this.file}`);
   }
 
   async status(): Promise<ClaudeCodeStatus> {
-    const [current, record] = await Promise.all([readCurrent(this.file), this.record()]);
-    return {
-      path: this.file,
-      exists: current !== null,
-      applied: record ? { profile: record.profile, appliedAt: record.appliedAt, keys: record.keys } : null,
-      editedSince: record ? editedSince(record, current) : false,
-      canUndo: record !== null,
-    };
+    const [current, record] = await Promise.all([readAgentFile(this.file), this.record()]);
+    const profileEnv = record?.applied ? await this.profileEnv(record.applied.profile).catch(() => null) : null;
+    return describeStatus(this.file, current, record, profileEnv);
   }
 
   /**
-   * `keepUndo`: the record's "previous file" stays the one before the user's apply, so a refresh
-   * made for them (key rotation) does not become what Undo restores.
+   * `keepUndo`: a refresh made for the user (key rotation, a preset, a profile edit) is no Undo
+   * step of its own: Undo goes back past it to the file before the user's apply.
    */
   async apply(profile: string, options: { keepUndo?: boolean } = {}): Promise<ClaudeCodeApplied> {
-    const snapshot = await this.store.readValid(profile);
-    if (!snapshot) throw new SettingsError('not-found', `No settings file for profile ${profile}`);
-    const env = launchEnv(snapshot.data.env);
+    const env = await this.profileEnv(profile);
+    if (!env) throw new SettingsError('not-found', `No settings file for profile ${profile}`);
     return serializeFile(this.file, async () => {
-      const current = await readCurrent(this.file);
-      const settings = current ? parseSettings(current.bytes, this.file) : {};
-      const previousRecord = await this.record();
-      const merged = mergeEnv(settings.env, env, previousRecord && !editedSince(previousRecord, current) ? previousRecord : null);
-      const text = `${JSON.stringify({ ...settings, env: merged }, null, 2)}\n`;
-      try {
-        const backupPath = current ? await writeBackup(current.bytes, { backupsDir: this.ctx.paths.backupsDir, home: this.ctx.paths.configDir, ...BACKUP, now: new Date(this.ctx.clock.now()) }) : null;
-        await writeFileAtomic(await linkTarget(this.file), text, current ? {} : { mode: 0o600 });
-        const mtime = toMtime((await fs.stat(this.file)).mtimeMs);
-        const keys = Object.keys(env).sort();
-        await writeRecord(this.recordFile, {
-          path: this.file,
-          profile,
-          appliedAt: this.ctx.clock.now(),
-          keys,
-          values: Object.fromEntries(keys.map((k) => [k, sha256(env[k]!)])),
-          written: { sha256: sha256(text), mtime },
-          previous:
-            options.keepUndo && previousRecord
-              ? previousRecord.previous
-              : current
-                ? { existed: true, contentBase64: current.bytes.toString('base64'), mode: current.mode }
-                : { existed: false },
-        });
-        return { success: true as const, path: this.file, profile, keys, backupPath };
-      } catch (err) {
-        throw new ClaudeCodeError('write-failed', errorMessage(err));
-      }
+      const record = await this.record();
+      const done = await rewriteAgentFile(this.file, this.backups(), (current) => {
+        const settings = current ? parseAgentSettings(current.bytes, this.file) : {};
+        const merged = mergeEnv(isRecord(settings.env) ? settings.env : {}, env, record?.owned ?? {}, record?.applied ?? null);
+        return { content: `${JSON.stringify({ ...settings, env: merged.env }, null, 2)}\n`, mode: modeFor(this.file, current, merged.env), data: merged };
+      });
+      const keys = Object.keys(env).sort();
+      const applied = {
+        profile,
+        appliedAt: this.ctx.clock.now(),
+        keys,
+        values: Object.fromEntries(keys.map((k) => [k, sha256(env[k]!)])),
+        written: { sha256: sha256(done.written!), mtime: (await mtimeOf(this.file)) ?? 0 },
+      };
+      const before = snapshotOf(done.replaced);
+      const steps = options.keepUndo && record ? record.steps : await this.pushStep(record, before);
+      await this.saveRecord({ version: 2, path: this.file, original: record?.original ?? before, owned: done.data.owned, applied, steps });
+      const narrowed = done.replaced !== null && done.mode !== done.replaced.mode;
+      return { success: true as const, path: this.file, profile, keys, backupPath: done.backupPath, mode: `0${done.mode.toString(8)}`, narrowed };
     });
   }
 
   /**
-   * After key rotation or a proxy move rewrote `profiles`: the profile applied here follows, when
-   * the file is as Switchboard left it (a file edited since is the user's; it is left alone).
+   * After a profile was rewritten (preset applied, routed, key rotated, edited): the profile
+   * applied here follows, under the apply rules, unless the user took one of the keys Switchboard
+   * wrote (then the dashboard says Claude Code still uses the old values, with a re-apply).
    */
   async followProfiles(profiles: string[]): Promise<boolean> {
-    const status = await this.status();
-    if (!status.applied || status.editedSince || !profiles.includes(status.applied.profile)) return false;
-    await this.apply(status.applied.profile, { keepUndo: true });
+    const record = await this.record();
+    if (!record?.applied || !profiles.includes(record.applied.profile)) return false;
+    const current = await readAgentFile(this.file);
+    if (!current) return false; // the user removed the file: not recreated behind their back
+    const settings = parseAgentSettings(current.bytes, this.file);
+    if (!ownedKeysIntact(isRecord(settings.env) ? settings.env : {}, record.applied)) return false;
+    await this.apply(record.applied.profile, { keepUndo: true });
     return true;
   }
 
-  /** Puts back exactly the file as it was before the last apply (removes it when there was none). */
-  async undo(): Promise<{ success: true; path: string; restored: true }> {
+  /** followProfiles for a profile edit: never fails the edit, a problem is logged. */
+  async followProfileEdit(profile: string): Promise<void> {
+    await this.followProfiles([profile]).catch((err: unknown) => this.ctx.logger.warn(`Claude Code settings not updated: ${errorMessage(err)}`));
+  }
+
+  /** One step back: the file as it was before the last apply, and what Switchboard knew then. */
+  async undo(): Promise<ClaudeCodeRestored> {
     return serializeFile(this.file, async () => {
       const record = await this.record();
-      if (!record) throw new ClaudeCodeError('nothing-to-undo', 'No Claude Code settings change of Switchboard is recorded');
-      const current = await readCurrent(this.file);
-      try {
-        // Edits made since the apply are not lost: the file as it is now is backed up first.
-        if (current) await writeBackup(current.bytes, { backupsDir: this.ctx.paths.backupsDir, home: this.ctx.paths.configDir, ...BACKUP, now: new Date(this.ctx.clock.now()) });
-        if (record.previous.existed) {
-          await writeFileAtomic(await linkTarget(this.file), Buffer.from(record.previous.contentBase64, 'base64'), { mode: record.previous.mode });
-        } else {
-          await fs.rm(this.file, { force: true });
-        }
-        await removeRecord(this.recordFile);
-      } catch (err) {
-        throw new ClaudeCodeError('write-failed', errorMessage(err));
+      if (!record?.applied) throw new ClaudeCodeError('nothing-to-undo', 'No Claude Code settings change of Switchboard is recorded');
+      const id = record.steps.at(-1);
+      const step = id === undefined ? null : await readStep(this.historyDir, id);
+      const done = await this.putBack(step?.before ?? record.original);
+      const steps = record.steps.slice(0, -1);
+      if (!step || !step.applied) await removeRecord(this.recordFile, this.historyDir);
+      else {
+        await this.saveRecord({ ...record, owned: step.owned, applied: step.applied, steps });
+        await removeStep(this.historyDir, id!);
       }
-      return { success: true as const, path: this.file, restored: true as const };
+      return { success: true as const, path: this.file, restored: true as const, backupPath: done.backupPath, undoSteps: step?.applied ? steps.length : 0 };
     });
   }
 
-  /** A record made for another agent dir (SWITCHBOARD_AGENT_DIR changed) does not apply here. */
-  private async record(): Promise<AppliedRecord | null> {
-    const record = await readRecord(this.recordFile);
-    return record && record.path === this.file ? record : null;
+  /** "Restore my original settings": the file before Switchboard's first apply, byte for byte; then forgets everything. */
+  async restore(): Promise<ClaudeCodeRestored> {
+    return serializeFile(this.file, async () => {
+      const record = await this.record();
+      if (!record) throw new ClaudeCodeError('nothing-to-restore', 'Switchboard keeps no original Claude Code settings: it has not changed them');
+      const done = await this.putBack(record.original);
+      await removeRecord(this.recordFile, this.historyDir);
+      return { success: true as const, path: this.file, restored: true as const, backupPath: done.backupPath, undoSteps: 0 };
+    });
   }
-}
 
-/**
- * The file's `env` with the profile's on top. Keys the last apply wrote that this profile does not
- * set are taken back (another profile's model must not linger) when they still hold what was written.
- */
-export function mergeEnv(current: unknown, env: Record<string, string>, previous: AppliedRecord | null): Record<string, unknown> {
-  const merged: Record<string, unknown> = { ...(isRecord(current) ? current : {}) };
-  for (const key of previous?.keys ?? []) {
-    const value = merged[key];
-    if (!Object.hasOwn(env, key) && typeof value === 'string' && sha256(value) === previous!.values[key]) delete merged[key];
+  /** Puts a kept version back (the current file is backed up first, so later edits are not lost). */
+  private putBack(snapshot: FileSnapshot) {
+    return rewriteAgentFile(this.file, this.backups(), (current: AgentFile | null) => {
+      if (current) modeFor(this.file, current, {}); // a read-only file is not replaced
+      return snapshot.existed
+        ? { content: Buffer.from(snapshot.contentBase64, 'base64'), mode: snapshot.mode, data: null }
+        : { content: null, mode: 0, data: null };
+    });
   }
-  return Object.assign(merged, env);
-}
 
-/**
- * Edited = the content differs from what was written. A save that changes only the mtime (an editor
- * saving without changes, `touch`) is not an edit; the hash is only computed when the mtime moved.
- */
-function editedSince(record: AppliedRecord, current: CurrentFile | null): boolean {
-  if (!current) return true;
-  if (current.mtime === record.written.mtime) return false;
-  return sha256(current.bytes) !== record.written.sha256;
-}
-
-/** The settings object; a file that is not a JSON object (or whose env is no object) is never overwritten. */
-function parseSettings(bytes: Buffer, file: string): Record<string, unknown> {
-  let value: unknown;
-  try {
-    value = JSON.parse(bytes.toString('utf8'));
-  } catch (err) {
-    throw new ClaudeCodeError('invalid-json', `${file}: ${errorMessage(err)}`);
+  private async pushStep(record: ClaudeCodeRecord | null, before: FileSnapshot): Promise<number[]> {
+    const steps = record?.steps ?? [];
+    const id = (steps.at(-1) ?? 0) + 1;
+    await writeStep(this.historyDir, id, { before, owned: record?.owned ?? {}, applied: record?.applied ?? null });
+    const kept = [...steps, id];
+    for (const old of kept.splice(0, Math.max(0, kept.length - MAX_STEPS))) await removeStep(this.historyDir, old);
+    return kept;
   }
-  if (!isRecord(value)) throw new ClaudeCodeError('invalid-json', `${file}: the top level must be a JSON object`);
-  if (value.env !== undefined && !isRecord(value.env)) throw new ClaudeCodeError('invalid-json', `${file}: "env" must be an object`);
-  return value;
-}
 
-/**
- * Where a write of the agent's settings.json goes: through a symlink to its target (dotfile
- * managers such as stow link it into a repository; an atomic rename over the link would cut it
- * off), else the path itself.
- */
-async function linkTarget(file: string): Promise<string> {
-  try {
-    return await fs.realpath(file);
-  } catch {
-    return file; // not there yet, or a dangling link: written in place
-  }
-}
-
-async function readCurrent(file: string): Promise<CurrentFile | null> {
-  try {
-    const handle = await fs.open(file, 'r');
+  private async saveRecord(record: ClaudeCodeRecord): Promise<void> {
     try {
-      const stat = await handle.stat();
-      return { bytes: await handle.readFile(), mode: stat.mode & 0o777, mtime: toMtime(stat.mtimeMs) };
-    } finally {
-      await handle.close();
+      await writeRecord(this.recordFile, record);
+    } catch (err) {
+      throw new ClaudeCodeError('write-failed', errorMessage(err));
     }
-  } catch (err) {
-    if (isNotFound(err)) return null;
-    throw err;
+  }
+
+  private async profileEnv(profile: string): Promise<Record<string, string> | null> {
+    const snapshot = await this.store.readValid(profile);
+    return snapshot ? launchEnv(snapshot.data.env) : null;
+  }
+
+  private backups() {
+    return { backupsDir: this.ctx.paths.backupsDir, home: this.ctx.paths.configDir, ...BACKUP, now: () => new Date(this.ctx.clock.now()) };
+  }
+
+  private record(): Promise<ClaudeCodeRecord | null> {
+    return readRecord(this.recordFile, this.file);
   }
 }

@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import { openRegularFile } from '../../infra/foreign-file.js';
 import { isNotFound } from '../../infra/file-stat.js';
 import { isPlainRelative, resolveInside } from '../../infra/safe-path.js';
 import { realpathOrNull } from './discovery.js';
@@ -81,7 +82,7 @@ async function readLimited(full: string, rel: string): Promise<string> {
 
 async function openOrNotFound(full: string, rel: string): Promise<fs.FileHandle> {
   try {
-    return await fs.open(full, 'r');
+    return await openRegularFile(full); // non-blocking: a FIFO swapped in after the stat must not hang a thread
   } catch {
     throw new SharedError('not-found', `${rel} cannot be read`);
   }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { isWithin } from '../../infra/safe-path.js';
 import { describeMarkdown, NO_DESCRIPTION } from './description.js';
 import { byCodeUnits, ITEM_TYPE, type SharedItem, type SharedType } from './types.js';
+import { openRegularFile } from '../../infra/foreign-file.js';
 
 /** Directory levels below the type root that commands are searched in (decisions §3). */
 export const MAX_COMMAND_DEPTH = 5;
@@ -95,7 +96,7 @@ async function inspect(full: string, realRoot: string): Promise<{ kind: 'file' |
 
 async function describeFile(file: string): Promise<string> {
   try {
-    const handle = await fs.open(file, 'r');
+    const handle = await openRegularFile(file); // non-blocking: a FIFO swapped in after the stat must not hang a thread
     try {
       const buffer = Buffer.alloc(DESCRIPTION_READ_BYTES);
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);

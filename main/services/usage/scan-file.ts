@@ -5,6 +5,7 @@ import { parseUsageLine } from './parse-line.js';
 import type { Pricing } from './pricing.js';
 import { toUsageRecord } from './record.js';
 import type { ParsedUsage, UsageRecord } from './types.js';
+import { openRegularFileSync } from '../../infra/foreign-file.js';
 
 /** What one read of one transcript found; `start` > 0 means only the part after `start` was read. */
 export interface FileRead {
@@ -60,7 +61,9 @@ export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 /** Reads a transcript from `start` with one reused buffer, parsing only lines that can hold usage. */
 export function readTranscript(task: ReadTask, scratch: Scratch, pricing: Pricing, maxLineBytes = MAX_LINE_BYTES): FileRead {
-  const fd = fs.openSync(task.path, 'r');
+  // Non-blocking, regular files only: a FIFO put in a transcript's place after the scan listed it
+  // must not hang the worker (it is reported as failed, as an unreadable file is).
+  const fd = openRegularFileSync(task.path);
   try {
     const stat = fs.fstatSync(fd);
     const read: FileRead = {
@@ -205,7 +208,7 @@ export function fingerprintAt(fd: number, offset: number): string {
 /** True when the bytes before `offset` are still what a previous read saw there. */
 export function fingerprintMatches(file: string, offset: number, fingerprint: string): boolean {
   try {
-    const fd = fs.openSync(file, 'r');
+    const fd = openRegularFileSync(file); // runs on the main thread: a FIFO here would stop everything
     try {
       return fingerprintAt(fd, offset) === fingerprint;
     } finally {

@@ -24,7 +24,7 @@ const USER_FILE = `{
 
 describe('Claude Code settings', () => {
   it('GET answers the path, no file, nothing applied, nothing to undo', async () => {
-    expect(await status()).toEqual({ path: settingsFile(), exists: false, applied: null, editedSince: false, canUndo: false });
+    expect(await status()).toEqual({ path: settingsFile(), exists: false, applied: null, editedSince: false, canUndo: false, undoSteps: 0, canRestore: false, staleKeys: [] });
   });
 
   it('POST undo with nothing recorded answers 404 Nothing to undo', async () => {
@@ -43,13 +43,15 @@ describe('Claude Code settings', () => {
       profile: 'glm',
       keys: ['ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_BASE_URL', 'ANTHROPIC_MODEL', 'PROVIDER_AUTH_TOKEN', 'PROVIDER_BASE_URL', 'PROVIDER_MODEL'],
       backupPath: null,
+      mode: '0600',
+      narrowed: false,
     });
     const written = JSON.parse(await fs.readFile(settingsFile(), 'utf8'));
     expect(written.env).toMatchObject({ ANTHROPIC_BASE_URL: 'https://api.z.ai/api/anthropic', ANTHROPIC_AUTH_TOKEN: 'z-tok', ANTHROPIC_MODEL: 'glm-4.6' });
     expect((await fs.stat(settingsFile())).mode & 0o777).toBe(0o600);
     const s = await status();
     expect(s).toMatchObject({ exists: true, editedSince: false, canUndo: true, applied: { profile: 'glm', keys: res.body.keys } });
-    expect(await undo()).toEqual({ status: 200, body: { success: true, path: settingsFile(), restored: true } });
+    expect(await undo()).toEqual({ status: 200, body: { success: true, path: settingsFile(), restored: true, backupPath: expect.any(String), undoSteps: 0 } });
     await expect(fs.stat(settingsFile())).rejects.toThrow();
     expect(await status()).toMatchObject({ exists: false, applied: null, canUndo: false });
   });
@@ -65,24 +67,27 @@ describe('Claude Code settings', () => {
     expect(merged.permissions).toEqual({ allow: ['Bash(ls:*)'] });
     expect(merged.env.MY_OWN).toBe('1');
     expect(merged.env.ANTHROPIC_MODEL).toBe('glm-4.6');
-    expect((await fs.stat(settingsFile())).mode & 0o777).toBe(0o640);
+    // the env written holds a token: a file others could read is narrowed, and the answer says so
+    expect(res.body).toMatchObject({ mode: '0600', narrowed: true });
+    expect((await fs.stat(settingsFile())).mode & 0o777).toBe(0o600);
     expect((await undo()).status).toBe(200);
     expect(await fs.readFile(settingsFile(), 'utf8')).toBe(USER_FILE);
     expect((await fs.stat(settingsFile())).mode & 0o777).toBe(0o640);
   });
 
-  it('applying another profile takes back the keys the first one wrote and the second does not set', async () => {
+  it('applying another profile takes back the keys the first one wrote and the second does not set, giving back the user\'s own values', async () => {
     await fs.writeFile(settingsFile(), USER_FILE);
     await writeProfile('bare', { env: { PROVIDER_BASE_URL: 'https://api.anthropic.com' } });
     expect((await apply('glm')).status).toBe(200);
     expect((await apply('bare')).status).toBe(200);
     const env = JSON.parse(await fs.readFile(settingsFile(), 'utf8')).env;
-    expect(env).toEqual({ MY_OWN: '1', PROVIDER_BASE_URL: 'https://api.anthropic.com', ANTHROPIC_BASE_URL: 'https://api.anthropic.com' });
+    expect(env).toEqual({ MY_OWN: '1', ANTHROPIC_MODEL: 'mine', PROVIDER_BASE_URL: 'https://api.anthropic.com', ANTHROPIC_BASE_URL: 'https://api.anthropic.com' });
     expect((await status()).applied.profile).toBe('bare');
-    // one level of undo: back to the file as glm left it
-    expect((await undo()).status).toBe(200);
+    // undo walks back: to the file as glm left it, then to the user's file
+    expect((await undo()).body.undoSteps).toBe(1);
     expect(JSON.parse(await fs.readFile(settingsFile(), 'utf8')).env.ANTHROPIC_MODEL).toBe('glm-4.6');
-    await fs.writeFile(settingsFile(), USER_FILE);
+    expect((await undo()).body.undoSteps).toBe(0);
+    expect(await fs.readFile(settingsFile(), 'utf8')).toBe(USER_FILE);
   });
 
   it('a settings.json that is a symlink (dotfiles) keeps its link: apply and undo write its target', async () => {
@@ -161,9 +166,9 @@ describe('Claude Code settings follow key rotation', () => {
     expect(await fs.readFile(settingsFile(), 'utf8')).toBe(USER_FILE);
   });
 
-  it('a file edited since the apply is left alone by the rotation', async () => {
+  it('a file whose Switchboard keys the user changed since the apply is left alone by the rotation', async () => {
     expect((await apply('proxy')).status).toBe(200);
-    const edited = (await fs.readFile(settingsFile(), 'utf8')).replace('"opus"', '"haiku"');
+    const edited = (await fs.readFile(settingsFile(), 'utf8')).replace('"ANTHROPIC_BASE_URL": "http://127.0.0.1:8317"', '"ANTHROPIC_BASE_URL": "http://127.0.0.1:9999"');
     await fs.writeFile(settingsFile(), edited);
     await app.json('POST', '/api/settings/auth/tokens/regenerate-api-key');
     expect(await fs.readFile(settingsFile(), 'utf8')).toBe(edited);

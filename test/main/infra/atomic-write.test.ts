@@ -6,7 +6,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { removeStaleTempFiles, writeFileAtomic } from '../../../main/infra/atomic-write.js';
+import { FileChangedError, removeStaleTempFiles, writeFileAtomic } from '../../../main/infra/atomic-write.js';
 import { settingsVersion } from '../../fixtures/settings-versions.mjs';
 
 const root = path.resolve(__dirname, '../../..');
@@ -62,7 +62,30 @@ describe('writeFileAtomic', () => {
   });
 });
 
+describe('writeFileAtomic with a check before the rename', () => {
+  it('a check that says no leaves the file as it is, removes the temp file and rejects with FileChangedError', async () => {
+    const dir = await fs.mkdtemp(path.join(tmp, 'check-'));
+    const file = path.join(dir, 'settings.json');
+    await fs.writeFile(file, 'theirs');
+    await expect(writeFileAtomic(file, 'ours', { beforeRename: async () => false })).rejects.toBeInstanceOf(FileChangedError);
+    await expect(writeFileAtomic(file, 'ours', { beforeRename: async () => true, stillSameSync: () => false })).rejects.toBeInstanceOf(FileChangedError);
+    expect(await fs.readFile(file, 'utf8')).toBe('theirs');
+    expect(await fs.readdir(dir)).toEqual(['settings.json']);
+    await writeFileAtomic(file, 'ours', { beforeRename: async () => true, stillSameSync: () => true });
+    expect(await fs.readFile(file, 'utf8')).toBe('ours');
+  });
+});
+
 describe('removeStaleTempFiles', () => {
+  it('with `only`, removes just that file name\'s temp files', async () => {
+    const dir = await fs.mkdtemp(path.join(tmp, 'only-'));
+    const gone = 2 ** 22 + 12345; // above the largest pid_max Linux allows (2^22): no such process
+    await fs.writeFile(path.join(dir, `.settings.json.${gone}.0123456789ab.tmp`), '');
+    await fs.writeFile(path.join(dir, `.other.json.${gone}.0123456789ab.tmp`), '');
+    expect(await removeStaleTempFiles(dir, 60_000, 'settings.json')).toBe(1);
+    expect(await fs.readdir(dir)).toEqual([`.other.json.${gone}.0123456789ab.tmp`]);
+  });
+
   it('removes temp files of dead writers and old ones, keeps fresh ones of live writers and other files', async () => {
     const dir = await fs.mkdtemp(path.join(tmp, 'sweep-'));
     const dead = `.a.settings.json.${await deadPid()}.0123456789ab.tmp`;

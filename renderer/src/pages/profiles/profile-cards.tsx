@@ -23,6 +23,8 @@ export function ProfileCardList(props: {
   if (!list.data) return <Loading what="profiles" />;
   if (list.data.profiles.length === 0) return <Empty>No profiles yet. Create one below, or connect one through the proxy.</Empty>;
   const applied = props.cc.state.data?.applied?.profile;
+  // The model on the card is the profile's; when settings.json did not follow, the badge says so.
+  const stale = (props.cc.state.data?.staleKeys.length ?? 0) > 0;
   return (
     <>
       <ErrorNotice error={list.error} context="Refresh profiles" />
@@ -37,13 +39,14 @@ export function ProfileCardList(props: {
             key={p.name}
             p={p}
             selected={p.name === props.selected}
-            appliedToClaudeCode={p.name === applied}
+            appliedToClaudeCode={p.name === applied ? (stale ? 'stale' : 'current') : null}
             busy={props.makeDefault.busy || props.clearDefault.busy}
-            ccBusy={props.cc.apply.busy || props.cc.undo.busy}
+            ccBusy={props.cc.apply.busy || props.cc.undo.busy || props.cc.restore.busy}
             onMakeDefault={() => void props.makeDefault.run(p.name)}
             onClearDefault={() => void props.clearDefault.run()}
             onUseForClaudeCode={() => {
               props.cc.undo.clear();
+              props.cc.restore.clear();
               void props.cc.apply.run(p.name);
             }}
           />
@@ -56,7 +59,7 @@ export function ProfileCardList(props: {
 function Card(props: {
   p: ProfileCard;
   selected: boolean;
-  appliedToClaudeCode: boolean;
+  appliedToClaudeCode: 'current' | 'stale' | null;
   busy: boolean;
   ccBusy: boolean;
   onMakeDefault: () => void;
@@ -79,7 +82,12 @@ function Card(props: {
           </a>
         </h3>
         {p.usesProxy ? <span class="tag tag-proxy">⇄ via proxy</span> : null}
-        {props.appliedToClaudeCode ? <span class="tag">Claude Code</span> : null}
+        {props.appliedToClaudeCode === 'current' ? <span class="tag">Claude Code</span> : null}
+        {props.appliedToClaudeCode === 'stale' ? (
+          <span class="tag tag-warn" title="Claude Code's settings.json still holds this profile's old values">
+            Claude Code · old values
+          </span>
+        ) : null}
       </div>
       <dl class="facts profile-facts">
         <dt>Endpoint</dt>

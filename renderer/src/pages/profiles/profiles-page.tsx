@@ -43,7 +43,7 @@ export function ProfilesPage(props: { selected?: string }) {
 
   const names = list.data?.profiles.map((p) => p.name) ?? [];
   const ccState = cc.state.data;
-  const claudeCodeFollows = Boolean(props.selected && ccState?.applied?.profile === props.selected && !ccState.editedSince);
+  const claudeCodeFollows = Boolean(props.selected && ccState?.applied?.profile === props.selected && ccState.staleKeys.length === 0);
   return (
     <>
       <PageHeader title="Profiles" subtitle="Which provider and model each profile uses; the default one is what the tray and switchboard run use.">
