@@ -4,7 +4,7 @@ import { SYNTHETIC_MODEL, type UsageRecord } from './types.js';
 type Priced = Pick<
   UsageRecord,
   'model' | 'inputTokens' | 'outputTokens' | 'cacheWrite5mTokens' | 'cacheWrite1hTokens' | 'cacheReadTokens' | 'fast'
->;
+> & { extraTokens?: number };
 
 /**
  * Looks up prices by normalised model name and computes a request's cost with the vendors'
@@ -94,7 +94,8 @@ function flatCost(r: Priced, p: Rates): number {
     r.outputTokens * p.output +
     r.cacheWrite5mTokens * p.cacheWrite5m +
     r.cacheWrite1hTokens * p.cacheWrite1h +
-    r.cacheReadTokens * p.cacheRead
+    r.cacheReadTokens * p.cacheRead +
+    (r.extraTokens ?? 0) * p.output
   );
 }
 
@@ -113,7 +114,8 @@ function longContextCost(r: Priced, p: Rates, long: Rates & { mode: string; thre
     tiered(r.outputTokens, p.output, long.output, t) +
     tiered(r.cacheWrite5mTokens, p.cacheWrite5m, long.cacheWrite5m, t) +
     tiered(r.cacheWrite1hTokens, p.cacheWrite1h, long.cacheWrite1h, t) +
-    tiered(r.cacheReadTokens, p.cacheRead, long.cacheRead, t)
+    tiered(r.cacheReadTokens, p.cacheRead, long.cacheRead, t) +
+    tiered(r.extraTokens ?? 0, p.output, long.output, t)
   );
 }
 
