@@ -4,7 +4,7 @@ import { SYNTHETIC_MODEL, type UsageRecord } from './types.js';
 type Priced = Pick<
   UsageRecord,
   'model' | 'inputTokens' | 'outputTokens' | 'cacheWrite5mTokens' | 'cacheWrite1hTokens' | 'cacheReadTokens' | 'fast'
-> & { extraTokens?: number };
+> & { extraTokens?: number; pricedOnlyTokens?: number };
 
 /**
  * Looks up prices by normalised model name and computes a request's cost with the vendors'
@@ -95,7 +95,7 @@ function flatCost(r: Priced, p: Rates): number {
     r.cacheWrite5mTokens * p.cacheWrite5m +
     r.cacheWrite1hTokens * p.cacheWrite1h +
     r.cacheReadTokens * p.cacheRead +
-    (r.extraTokens ?? 0) * p.output
+    ((r.extraTokens ?? 0) + (r.pricedOnlyTokens ?? 0)) * p.output
   );
 }
 
@@ -115,7 +115,7 @@ function longContextCost(r: Priced, p: Rates, long: Rates & { mode: string; thre
     tiered(r.cacheWrite5mTokens, p.cacheWrite5m, long.cacheWrite5m, t) +
     tiered(r.cacheWrite1hTokens, p.cacheWrite1h, long.cacheWrite1h, t) +
     tiered(r.cacheReadTokens, p.cacheRead, long.cacheRead, t) +
-    tiered(r.extraTokens ?? 0, p.output, long.output, t)
+    tiered((r.extraTokens ?? 0) + (r.pricedOnlyTokens ?? 0), p.output, long.output, t)
   );
 }
 

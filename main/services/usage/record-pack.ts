@@ -7,7 +7,7 @@ import type { UsageRecord } from './types.js';
  */
 export interface PackedRecords {
   count: number;
-  /** NUM per record: timestamp, input, output, cache write 5m, cache write 1h, cache read, offset, flags, cost, logged cost (NaN: none), extra tokens. */
+  /** NUM per record: timestamp, input, output, cache write 5m, cache write 1h, cache read, offset, flags, cost, logged cost (NaN: none), extra tokens, priced-only tokens. */
   numbers: Float64Array;
   /** REF per record: file, model, session, project path, version, agent; indexes into `strings`, -1 for null. */
   refs: Int32Array;
@@ -17,7 +17,7 @@ export interface PackedRecords {
   strings: string[];
 }
 
-export const NUM = 11;
+export const NUM = 12;
 export const REF = 6;
 const SIDECHAIN = 1;
 const FAST = 2;
@@ -62,6 +62,7 @@ export class RecordPacker {
     numbers[n + 8] = r.cost;
     numbers[n + 9] = r.loggedCost ?? NaN;
     numbers[n + 10] = r.extraTokens;
+    numbers[n + 11] = r.pricedOnlyTokens;
     const f = i * REF;
     this.refs[f] = this.ref(0, r.file);
     this.refs[f + 1] = this.ref(1, r.model);
@@ -160,6 +161,7 @@ export class RecordReader {
     return {
       agent: required(strings, refs[f + 5]!),
       extraTokens: small(numbers[n + 10]!),
+      pricedOnlyTokens: small(numbers[n + 11]!),
       key,
       timestamp: numbers[n]!,
       model: text(strings, refs[f + 1]!),

@@ -13,6 +13,7 @@ export function toUsageRecord(parsed: ParsedUsage, file: string, offset: number)
   return {
     agent: 'claude',
     extraTokens: 0,
+    pricedOnlyTokens: 0,
     key: dedupKey(parsed.messageId, parsed.requestId, sessionId, parsed.timestamp),
     timestamp: parsed.timestamp,
     model: parsed.model,

@@ -34,6 +34,11 @@ export interface UsageRecord extends RequestUsage {
    * logged total): in that agent's total as ccusage counts it, priced at the output rate. 0 for Claude.
    */
   extraTokens: number;
+  /**
+   * Tokens priced at the output rate but in no total: Gemini thoughts that its logged total leaves
+   * out (ccusage 20.0.24 still prices them). 0 for every other agent.
+   */
+  pricedOnlyTokens: number;
   /** De-duplication key; null for lines without `message.id`, which are never merged. */
   key: string | null;
   sessionId: string;

@@ -56,6 +56,7 @@ export function agentRecord(agent: string, file: string, offset: number, o: {
   cacheWriteTokens: number;
   cacheReadTokens: number;
   extraTokens: number;
+  pricedOnlyTokens?: number;
   sessionId: string;
   projectPath?: string | null;
   key?: string | null;
@@ -65,6 +66,7 @@ export function agentRecord(agent: string, file: string, offset: number, o: {
   return {
     agent,
     extraTokens: o.extraTokens,
+    pricedOnlyTokens: o.pricedOnlyTokens ?? 0,
     key: o.key ?? null,
     timestamp: o.timestamp,
     model: o.model,

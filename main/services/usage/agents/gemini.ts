@@ -67,12 +67,20 @@ function setContext(context: { sessionId: string; start: number }, o: Json): voi
   if (!Number.isNaN(start) && Number.isNaN(context.start)) context.start = start;
 }
 
-/** Gemini's `input` includes `cached` when the total says so; tool tokens are input, thoughts extra. */
+/**
+ * Gemini's `input` includes `cached` when the total says so; tool tokens are input. Thoughts count
+ * only through the logged total (ccusage 20.0.24, seen): what the total holds beyond input, output
+ * and cache reads is extra tokens up to the thoughts, and the rest follows the total-token
+ * fallback (output when there is none, else extra). Thoughts the total leaves out are still
+ * priced at the output rate, in no total (`pricedOnlyTokens`).
+ */
 function recordOf(file: string, at: number, m: Json, ts: number, sessionId: string) {
   const t = m.tokens as Json;
   const [input, cached, output, thoughts, tool, total] = [t.input, t.cached, t.output, t.thoughts, t.tool, t.total].map(count) as [number, number, number, number, number, number];
   const freshInput = (cached > 0 && total === input + output + thoughts + tool ? input - cached : input) + tool;
-  const { output: out, extra } = withLoggedTotal({ output, extra: thoughts, sum: freshInput + output + cached + thoughts }, total);
+  const rest = Math.max(0, total - (freshInput + output + cached));
+  const thought = Math.min(thoughts, rest);
+  const { output: out, extra } = withLoggedTotal({ output, extra: thought, sum: freshInput + output + cached + thought }, total);
   return agentRecord('gemini', file, at, {
     timestamp: ts,
     model: text(m.model),
@@ -81,6 +89,7 @@ function recordOf(file: string, at: number, m: Json, ts: number, sessionId: stri
     cacheWriteTokens: 0,
     cacheReadTokens: cached,
     extraTokens: extra,
+    pricedOnlyTokens: thoughts - thought,
     sessionId,
   });
 }
