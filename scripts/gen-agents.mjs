@@ -14,6 +14,9 @@
 //   gemini/<hash>/chats/session-<n>.json and .jsonl            GEMINI_DATA_DIR=gemini
 //   opencode/a|b/storage/message/<session>/msg_<id>.json       OPENCODE_DATA_DIR=opencode/a,opencode/b (b repeats some of a)
 //   amp/threads/T-<id>.json                                    AMP_DATA_DIR=amp (current schema and the usage ledger)
+//   qwen/projects/<project>/chats/<session>.jsonl              QWEN_DATA_DIR=qwen
+//   pi/<project>/<session>.jsonl                               PI_AGENT_DIR=pi
+//   openclaw/agents/main/sessions/<id>.jsonl[.deleted.<ts>]    OPENCLAW_DIR=openclaw
 //
 // What each agent's files hold, and why (a reader must get every one right):
 // - codex: cumulative totals with per-turn usage; re-emitted identical events (count once); events
@@ -306,6 +309,60 @@ function genAmp(r, o, dir) {
   }
 }
 
+// ---------------------------------------------------------------- qwen, pi, openclaw
+
+function genQwen(r, o, dir) {
+  for (let s = 0; s < o.sessions; s++) {
+    const project = `-w-q${s}`;
+    const sessionId = `${r.id(8)}-${r.id(4)}`;
+    let t = sessionStart(r, o);
+    const model = r.pick(['qwen3-coder-plus', 'qwen3-coder', 'qwen3-max']);
+    const lines = [];
+    for (let i = 0; i < r.int(2, o.turns); i++) {
+      t += r.int(5, 300) * 1000;
+      lines.push(line({ uuid: `u${s}-${i}`, sessionId, timestamp: iso(t), type: 'user', cwd: '/w/q', message: { role: 'user', parts: [{ text: 'go' }] } }));
+      t += r.int(1, 40) * 1000;
+      const prompt = r.int(500, 40_000);
+      const cached = r.chance(0.5) ? r.int(0, prompt) : 0;
+      const candidates = r.int(0, 2_000);
+      const thoughts = r.chance(0.4) ? r.int(1, 800) : 0;
+      const usageMetadata = { promptTokenCount: prompt, candidatesTokenCount: candidates, ...(cached ? { cachedContentTokenCount: cached } : {}), ...(thoughts ? { thoughtsTokenCount: thoughts } : {}), totalTokenCount: prompt + candidates + thoughts + (r.chance(0.1) ? r.int(1, 99) : 0) };
+      const a = { uuid: `a${s}-${i}`, sessionId, timestamp: iso(t), type: 'assistant', cwd: '/w/q', ...(r.chance(0.9) ? { model } : {}), message: { role: 'model', parts: [{ text: 'ok' }] }, usageMetadata };
+      lines.push(line(a));
+      if (r.chance(0.1)) lines.push(line({ ...a, uuid: `dup${s}-${i}` })); // the same usage at the same instant: once
+    }
+    write(path.join(dir, 'projects', project, 'chats', `${sessionId}.jsonl`), lines.join('\n') + '\n');
+  }
+}
+
+/** pi-agent and OpenClaw session lines; OpenClaw also keeps an archived `.deleted.<ts>` copy. */
+function genPiStyle(r, o, dir, agent) {
+  for (let s = 0; s < o.sessions; s++) {
+    const id = `${agent}-${r.id(8)}`;
+    let t = sessionStart(r, o);
+    let model = r.pick(['claude-sonnet-4-5', 'gpt-5', 'gemini-2.5-flash', 'claude-haiku-4-5']);
+    const lines = [line({ type: 'session', id, timestamp: iso(t), cwd: `/w/${agent}` }), line({ type: 'model_change', timestamp: iso(t), provider: 'x', modelId: model })];
+    for (let i = 0; i < r.int(2, o.turns); i++) {
+      t += r.int(5, 300) * 1000;
+      if (r.chance(0.1)) {
+        model = r.pick(['claude-sonnet-4-5', 'gpt-5', 'gemini-2.5-flash']);
+        lines.push(line({ type: 'model_change', timestamp: iso(t), modelId: model }));
+      }
+      const usage = { input: r.int(10, 30_000), output: r.int(0, 2_000), cacheRead: r.chance(0.6) ? r.int(0, 60_000) : 0, cacheWrite: r.chance(0.3) ? r.int(0, 8_000) : 0 };
+      usage.totalTokens = usage.input + usage.output + usage.cacheRead + usage.cacheWrite + (r.chance(0.1) ? r.int(1, 99) : 0);
+      const costKind = r.next();
+      if (costKind < 0.4) usage.cost = { total: Math.round(r.next() * 1e6) / 1e7 };
+      else if (costKind < 0.5) usage.cost = { total: 0 };
+      const message = { role: 'assistant', ...(agent === 'pi' && r.chance(0.9) ? { model } : {}), usage };
+      lines.push(line({ type: 'message', id: `m${s}-${i}`, timestamp: iso(t), message }));
+      if (r.chance(0.08)) lines.push(line({ type: 'message', id: `m${s}-${i}`, timestamp: iso(t), message }));
+    }
+    const file = agent === 'pi' ? path.join(dir, `--w-${s}--`, `${id}.jsonl`) : path.join(dir, 'agents', 'main', 'sessions', `${id}.jsonl`);
+    write(file, lines.join('\n') + '\n');
+    if (agent === 'openclaw' && s % 3 === 0) write(`${file}.deleted.2026-02-01T00-00-00Z`, lines.slice(0, Math.ceil(lines.length / 2)).join('\n') + '\n');
+  }
+}
+
 function main() {
   const o = parseArgs(process.argv.slice(2));
   const r = rng(o.seed);
@@ -313,11 +370,17 @@ function main() {
   genGemini(r, o, path.join(o.out, 'gemini'));
   genOpencode(r, o, path.join(o.out, 'opencode'));
   genAmp(r, o, path.join(o.out, 'amp'));
+  genQwen(r, o, path.join(o.out, 'qwen'));
+  genPiStyle(r, o, path.join(o.out, 'pi'), 'pi');
+  genPiStyle(r, o, path.join(o.out, 'openclaw'), 'openclaw');
   const env = {
     CODEX_HOME: [path.join(o.out, 'codex', 'home'), path.join(o.out, 'codex', 'exec')].join(','),
     GEMINI_DATA_DIR: path.join(o.out, 'gemini'),
     OPENCODE_DATA_DIR: [path.join(o.out, 'opencode', 'a'), path.join(o.out, 'opencode', 'b')].join(','),
     AMP_DATA_DIR: path.join(o.out, 'amp'),
+    QWEN_DATA_DIR: path.join(o.out, 'qwen'),
+    PI_AGENT_DIR: path.join(o.out, 'pi'),
+    OPENCLAW_DIR: path.join(o.out, 'openclaw'),
   };
   write(path.join(o.out, 'gen-agents-manifest.json'), JSON.stringify({ options: o, env }, null, 2));
   if (!o.quiet) console.log(JSON.stringify(env, null, 2));

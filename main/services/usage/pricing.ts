@@ -77,6 +77,7 @@ export class Pricing {
  */
 export function normaliseModelName(model: string): string {
   let s = model.trim().toLowerCase();
+  s = s.replace(/^\[[a-z]+\]\s+/, ''); // `[pi] claude-sonnet-4-5`: an agent's listing prefix (agents/pi-style.ts)
   s = s.slice(s.lastIndexOf('/') + 1);
   s = s.replace(/^(?:[a-z]{2,7}\.)?anthropic\./, '');
   s = s.replace(/\[[^\]]*\]$/, '');

@@ -35,8 +35,9 @@ export interface UsageRecord extends RequestUsage {
    */
   extraTokens: number;
   /**
-   * Tokens priced at the output rate but in no total: Gemini thoughts that its logged total leaves
-   * out (ccusage 20.0.24 still prices them). 0 for every other agent.
+   * A correction to the tokens priced at the output rate, beyond `extraTokens`: positive for Gemini
+   * thoughts its logged total leaves out (ccusage 20.0.24 still prices them), negative for the rest
+   * of a pi or OpenClaw logged total (in the total, not priced). 0 for every other agent.
    */
   pricedOnlyTokens: number;
   /** De-duplication key; null for lines without `message.id`, which are never merged. */

@@ -4,21 +4,21 @@ import { amp } from './amp.js';
 import { codex } from './codex.js';
 import { gemini } from './gemini.js';
 import { opencode } from './opencode.js';
+import { openclaw } from './openclaw.js';
+import { pi } from './pi.js';
+import { qwen } from './qwen.js';
 
 /** Claude Code is read by the transcript scanner (scan-file.ts); it is listed with the others. */
 export const CLAUDE = { id: 'claude', name: 'Claude Code', envVar: 'CLAUDE_CONFIG_DIR' } as const;
 
 /** Agents read through a loader, in ccusage's order. */
-export const LOADERS: readonly AgentLoader[] = [codex, gemini, opencode, amp];
+export const LOADERS: readonly AgentLoader[] = [codex, gemini, opencode, amp, qwen, pi, openclaw];
 
 const LATER = 'not read by Switchboard yet: its format is described in ccusage 20.0.24 but no loader exists (docs/usage.md, "Every agent")';
 
 /** Agents ccusage 20.0.24 reads that Switchboard does not, with why (decisions §5.1). */
 export const UNSUPPORTED: readonly UnsupportedAgent[] = [
-  { id: 'qwen', name: 'Qwen Code', envVar: 'QWEN_DATA_DIR', defaultDirs: ['.qwen'], reason: LATER },
   { id: 'kimi', name: 'Kimi CLI', envVar: 'KIMI_DATA_DIR', defaultDirs: ['.kimi'], reason: LATER },
-  { id: 'pi', name: 'pi-agent', envVar: 'PI_AGENT_DIR', defaultDirs: [path.join('.pi', 'agent', 'sessions')], reason: LATER },
-  { id: 'openclaw', name: 'OpenClaw', envVar: 'OPENCLAW_DIR', defaultDirs: ['.openclaw', '.clawdbot', '.moltbot', '.moldbot'], reason: LATER },
   { id: 'droid', name: 'Droid (Factory)', envVar: 'DROID_SESSIONS_DIR', defaultDirs: [path.join('.factory', 'sessions')], reason: LATER },
   { id: 'codebuff', name: 'Codebuff', envVar: 'CODEBUFF_DATA_DIR', defaultDirs: [path.join('.config', 'manicode')], reason: LATER },
   { id: 'copilot', name: 'GitHub Copilot CLI', envVar: 'COPILOT_OTEL_FILE_EXPORTER_PATH', defaultDirs: [path.join('.copilot', 'otel')], reason: LATER },
