@@ -39,6 +39,7 @@ import type {
 } from '../../main/api/schemas/profiles.js';
 import type { profileSettingsResponse, profilesResponse, settingsUpdateResponse } from '../../main/api/schemas/settings.js';
 import type {
+  agentsResponse,
   dailyResponse,
   hourlyResponse,
   insightsResponse,
@@ -157,6 +158,7 @@ export type CacheStatus = Body<typeof statusResponse>;
 export type ScanProgress = NonNullable<CacheStatus['progress']>;
 export type ProjectEntry = Body<typeof projectsResponse>['projects'][number];
 export type RefreshResult = Body<typeof refreshResponse>;
+export type AgentStatus = Body<typeof agentsResponse>['agents'][number];
 
 export type BridgeStatus = Body<typeof bridgeStatusResponse>;
 export type BridgeSettings = Body<typeof bridgeSection>;
