@@ -9,6 +9,7 @@ import { silentLogger } from '../../../../main/infra/logger.js';
 import { createPaths } from '../../../../main/infra/paths.js';
 import { AppConfigStore } from '../../../../main/services/app-config/store.js';
 import { AppEvents } from '../../../../main/services/events.js';
+import { ScanPool } from '../../../../main/services/usage/scan-pool.js';
 import { UsageService } from '../../../../main/services/usage/usage-service.js';
 
 /**
@@ -40,6 +41,7 @@ interface TheirDay {
 let dir: string;
 let env: Record<string, string>;
 let service: UsageService;
+let ctxOf: (configDir: string) => ConstructorParameters<typeof UsageService>[0];
 
 beforeAll(async () => {
   dir = await fs.mkdtemp(path.join(os.tmpdir(), 'switchboard-agents-oracle-'));
@@ -48,9 +50,11 @@ beforeAll(async () => {
   env = JSON.parse(await fs.readFile(path.join(corpus, 'gen-agents-manifest.json'), 'utf8')).env;
   const home = path.join(dir, 'empty-home');
   await fs.mkdir(home);
-  const paths = createPaths({ configDir: path.join(dir, 'config'), agentDir: path.join(dir, 'no-claude') });
-  const ctx = { paths, clock: new ManualClock(), logger: silentLogger, events: new AppEvents(), appConfig: new AppConfigStore(paths.appConfig), env: { HOME: home, ...env } };
-  service = new UsageService(ctx, { pool: null });
+  ctxOf = (configDir) => {
+    const paths = createPaths({ configDir: path.join(dir, configDir), agentDir: path.join(dir, 'no-claude') });
+    return { paths, clock: new ManualClock(), logger: silentLogger, events: new AppEvents(), appConfig: new AppConfigStore(paths.appConfig), env: { HOME: home, ...env } };
+  };
+  service = new UsageService(ctxOf('config'), { pool: null });
   service.start();
 }, 60_000);
 
@@ -97,5 +101,19 @@ describe('models nobody prices', () => {
     const all = await service.summary({ tz: 'UTC' });
     expect(all.agents).toEqual(['amp', 'codex', 'gemini', 'openclaw', 'opencode', 'pi', 'qwen']);
     expect(all.unpricedModels).toEqual(['mystery-coder-7b', 'unknown']); // qwen lines without a model, as ccusage names them
+  });
+});
+
+describe('scan workers', () => {
+  it('read agent files as the main thread does: the same answers, every agent', async () => {
+    const pooled = new UsageService(ctxOf('config-pool'), { pool: new ScanPool(2), workerThresholdBytes: 0 });
+    pooled.start();
+    try {
+      const ours = await pooled.daily({ tz: 'UTC' });
+      expect(pooled.lastScan()).toMatchObject({ usedWorkers: true });
+      expect(ours).toEqual(await service.daily({ tz: 'UTC' }));
+    } finally {
+      await pooled.stop();
+    }
   });
 });
