@@ -12,6 +12,8 @@ interface OpenAiUsage {
 }
 
 const FALLBACK_MODEL = 'gpt-5';
+/** What a line that counts, names the model or starts a session contains (agents write no space before a colon). */
+const RELEVANT = ['"token_count"', '"turn_context"', '"session_meta"', '"usage":'];
 const LIVE = `${path.sep}sessions${path.sep}`;
 const ARCHIVED = `${path.sep}archived_sessions${path.sep}`;
 
@@ -66,6 +68,11 @@ export function readCodex(file: AgentFile): AgentFileRecords {
   let previous: OpenAiUsage | null = null;
   const seenWithoutTotal = new Set<string>();
   for (const { line, at } of linesOf(file.text)) {
+    // Most bytes are response items (tool output, messages): only lines that can matter are parsed.
+    if (!RELEVANT.some((marker) => line.includes(marker))) {
+      if (!(line.startsWith('{') && line.endsWith('}'))) out.malformed++; // damage is still counted, as in scan-file.ts
+      continue;
+    }
     const o = parseJson(line);
     if (!isObject(o)) {
       out.malformed++;
