@@ -17,6 +17,7 @@
 //   qwen/projects/<project>/chats/<session>.jsonl              QWEN_DATA_DIR=qwen
 //   pi/<project>/<session>.jsonl                               PI_AGENT_DIR=pi
 //   openclaw/agents/main/sessions/<id>.jsonl[.deleted.<ts>]    OPENCLAW_DIR=openclaw
+//   droid/<project>/<session>.settings.json                    DROID_SESSIONS_DIR=droid (session totals)
 //
 // What each agent's files hold, and why (a reader must get every one right):
 // - codex: cumulative totals with per-turn usage; re-emitted identical events (count once); events
@@ -363,6 +364,18 @@ function genPiStyle(r, o, dir, agent) {
   }
 }
 
+/** Droid: one settings file per session with the session's totals, model names as Droid writes them. */
+function genDroid(r, o, dir) {
+  const models = ['custom:Claude-Sonnet-4.5-[Anthropic]', 'gpt-5.1-codex', 'claude-opus-4-5-20251101', 'gemini-2.5-pro', null];
+  for (let s = 0; s < o.sessions; s++) {
+    const tokenUsage = { inputTokens: r.int(100, 90_000), outputTokens: r.chance(0.1) ? 0 : r.int(10, 9_000), cacheCreationTokens: r.int(0, 20_000), cacheReadTokens: r.int(0, 300_000), thinkingTokens: r.chance(0.5) ? r.int(1, 3_000) : 0 };
+    tokenUsage.totalTokens = Object.values(tokenUsage).reduce((a, b) => a + b, 0) + (r.chance(0.2) ? r.int(1, 500) : 0);
+    const model = r.pick(models);
+    const doc = { ...(model ? { model } : {}), providerLock: 'x', providerLockTimestamp: iso(sessionStart(r, o)), tokenUsage };
+    write(path.join(dir, `-w-d${s % 3}`, `${r.id(8)}-${r.id(4)}.settings.json`), JSON.stringify(doc, null, 2));
+  }
+}
+
 function main() {
   const o = parseArgs(process.argv.slice(2));
   const r = rng(o.seed);
@@ -373,6 +386,7 @@ function main() {
   genQwen(r, o, path.join(o.out, 'qwen'));
   genPiStyle(r, o, path.join(o.out, 'pi'), 'pi');
   genPiStyle(r, o, path.join(o.out, 'openclaw'), 'openclaw');
+  genDroid(r, o, path.join(o.out, 'droid'));
   const env = {
     CODEX_HOME: [path.join(o.out, 'codex', 'home'), path.join(o.out, 'codex', 'exec')].join(','),
     GEMINI_DATA_DIR: path.join(o.out, 'gemini'),
@@ -381,6 +395,7 @@ function main() {
     QWEN_DATA_DIR: path.join(o.out, 'qwen'),
     PI_AGENT_DIR: path.join(o.out, 'pi'),
     OPENCLAW_DIR: path.join(o.out, 'openclaw'),
+    DROID_SESSIONS_DIR: path.join(o.out, 'droid'),
   };
   write(path.join(o.out, 'gen-agents-manifest.json'), JSON.stringify({ options: o, env }, null, 2));
   if (!o.quiet) console.log(JSON.stringify(env, null, 2));

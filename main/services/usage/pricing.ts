@@ -50,6 +50,12 @@ export class Pricing {
       const dashed = this.entries.get(name.replace(/(\d)\.(\d)/g, '$1-$2'));
       if (dashed) return dashed;
     }
+    // gpt-5-1-codex, gemini-2-5-pro (Droid writes version dots as dashes): the dotted name, if known.
+    const dotted = name.replace(/(\d)-(\d)(?!\d)/g, '$1.$2');
+    if (dotted !== name) {
+      const found = this.entries.get(dotted) ?? this.longestPrefix(dotted);
+      if (found) return found;
+    }
     return this.longestPrefix(name);
   }
 

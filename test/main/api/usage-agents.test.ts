@@ -127,7 +127,7 @@ describe('GET /api/usage/agents', () => {
     expect(status).toBe(200);
     const byId = Object.fromEntries(body.agents.map((a: { id: string }) => [a.id, a]));
     expect(body.agents.map((a: { id: string }) => a.id)).toEqual([
-      'claude', 'codex', 'gemini', 'opencode', 'amp', 'qwen', 'pi', 'openclaw', 'kimi', 'droid', 'codebuff', 'copilot', 'goose', 'kilo', 'hermes', 'antigravity', 'grok', 'zcode',
+      'claude', 'codex', 'gemini', 'opencode', 'amp', 'qwen', 'pi', 'openclaw', 'droid', 'kimi', 'codebuff', 'copilot', 'goose', 'kilo', 'hermes', 'antigravity', 'grok', 'zcode',
     ]);
     expect(byId.codex).toEqual({ id: 'codex', name: 'OpenAI Codex CLI', supported: true, enabled: true, dirs: [path.join(logs, 'codex')], found: true, files: 1, records: 1, lastActivity: '2026-01-08T10:00:05.000Z' });
     expect(byId.claude).toMatchObject({ supported: true, found: true, files: 1, records: 1, dirs: [path.join(app.agentDir, 'projects')] });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { normaliseDroidModel, readDroid } from '../../../../../main/services/usage/agents/droid.js';
 import { openclaw } from '../../../../../main/services/usage/agents/openclaw.js';
 import { pi } from '../../../../../main/services/usage/agents/pi.js';
 import { readQwen } from '../../../../../main/services/usage/agents/qwen.js';
@@ -60,5 +61,27 @@ describe('pi and openclaw', () => {
     expect(openclaw.accepts('/o/s.jsonl.deleted.2026-01-03T00-00-00')).toBe(true);
     expect(openclaw.accepts('/o/s.jsonl.reset.1767000000')).toBe(true);
     expect(pi.accepts('/o/s.jsonl.deleted.2026-01-03T00-00-00')).toBe(false);
+  });
+});
+
+describe('droid', () => {
+  it('a session total on its provider lock time; thinking is extra and priced; the model as ccusage names it', () => {
+    const doc = { model: 'custom:Claude-Sonnet-4.5-[Anthropic]', providerLockTimestamp: '2026-01-02T10:00:00.000Z', tokenUsage: { inputTokens: 1000, outputTokens: 200, cacheCreationTokens: 300, cacheReadTokens: 4000, thinkingTokens: 50, totalTokens: 5550 } };
+    const [r] = priced(readDroid({ path: '/d/p/abc.settings.json', text: JSON.stringify(doc), mtimeMs: 0, flags: '' }).records);
+    expect(r).toMatchObject({ model: 'claude-sonnet-4-5', sessionId: 'abc', extraTokens: 50, key: '\u0002droid\u0000abc' });
+    expect(r!.cost).toBeCloseTo(0.009075, 12);
+  });
+  it.each([
+    ['gpt-5.1-codex', 'gpt-5-1-codex'],
+    ['custom:GLM 4.6 [Z.ai]', 'glm-4-6'],
+    [null, 'unknown'],
+  ])('%s → %s, priced by the dotted name', (model, listed) => {
+    expect(normaliseDroidModel(model)).toBe(listed);
+  });
+  it('gpt-5-1-codex is priced as gpt-5.1-codex (ccusage: 0.000625 for 100 in + 50 out)', () => {
+    const doc = { model: 'gpt-5.1-codex', providerLockTimestamp: '2026-01-02T23:30:00.000Z', tokenUsage: { inputTokens: 100, outputTokens: 0, totalTokens: 150 } };
+    const [r] = priced(readDroid({ path: '/d/p/def.settings.json', text: JSON.stringify(doc), mtimeMs: 0, flags: '' }).records);
+    expect(r!.outputTokens).toBe(50);
+    expect(r!.cost).toBeCloseTo(0.000625, 12);
   });
 });
