@@ -75,3 +75,25 @@ test('the by-agent breakdown and the agent filter follow the API; screenshots', 
   expect(watch.errors).toEqual([]);
   expect(watch.failures).toEqual([]);
 });
+
+test('Settings: per-agent on/off switches and folders go to config.yaml and into the next scan', async ({ page }) => {
+  const watch = watchPage(page);
+  await page.goto(`${app.url}/#/settings`);
+  const codex = page.getByLabel('Read Codex CLI usage');
+  await expect(codex).toBeChecked(); // absent = on (the server's default)
+  await expect(page.getByLabel('Read Amp usage')).not.toBeChecked(); // enabled: false in config.yaml
+  const before = await apiGet<{ agents: Array<{ id: string; dirs: string[] }> }>(page, '/api/usage/agents');
+  const geminiDirs = before.agents.find((a) => a.id === 'gemini')!.dirs;
+  await expect(page.getByLabel('Gemini CLI folders')).toHaveValue(geminiDirs.join(', '));
+  await codex.uncheck();
+  await page.getByLabel('Gemini CLI folders').fill(`${geminiDirs[0]}, /nowhere/else`);
+  await page.getByLabel('Gemini CLI folders').press('Tab');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Settings saved.')).toBeVisible();
+  await page.screenshot({ path: 'docs/screenshots/settings-agents.png', fullPage: true });
+  await page.request.post(`${app.url}/api/usage/refresh`);
+  const after = await apiGet<{ agents: Array<{ id: string; enabled: boolean; dirs: string[]; records: number }> }>(page, '/api/usage/agents');
+  expect(after.agents.find((a) => a.id === 'codex')).toMatchObject({ enabled: false, records: 0 });
+  expect(after.agents.find((a) => a.id === 'gemini')!.dirs).toEqual([geminiDirs[0], '/nowhere/else']);
+  expect(watch.errors).toEqual([]);
+});
