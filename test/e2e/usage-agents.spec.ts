@@ -97,3 +97,14 @@ test('Settings: per-agent on/off switches and folders go to config.yaml and into
   expect(after.agents.find((a) => a.id === 'gemini')!.dirs).toEqual([geminiDirs[0], '/nowhere/else']);
   expect(watch.errors).toEqual([]);
 });
+
+test('Overview: cost by agent over 30 days, a share bar with a legend', async ({ page }) => {
+  const watch = watchPage(page);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${app.url}/#/`);
+  const card = page.getByTestId('agent-share');
+  await expect(card).toBeVisible({ timeout: 60_000 });
+  await expect(card.locator('li')).toHaveCount((await apiGet<{ agents: Array<{ records: number; enabled: boolean }> }>(page, '/api/usage/agents')).agents.filter((a) => a.enabled && a.records > 0).length);
+  await page.screenshot({ path: `${SHOTS}/overview-agents.png` });
+  expect(watch.errors).toEqual([]);
+});
