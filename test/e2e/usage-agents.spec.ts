@@ -62,6 +62,9 @@ test('the by-agent breakdown and the agent filter follow the API; screenshots', 
     await expect(page.getByTestId('table-agents').locator('tbody tr', { hasText: agent }).locator('td').nth(4)).toHaveText(int(summary.agentBreakdown[agent]!.totalTokens));
   }
 
+  // Sessions of other agents name their agent in the Client column.
+  await expect(page.getByTestId('sessions').locator('tbody tr').filter({ has: page.locator('code', { hasText: /^(codex|gemini|opencode)$/ }) }).first()).toBeVisible();
+
   // Filter to one agent: the cards and the breakdown show only codex.
   await page.getByLabel('Agent', { exact: true }).selectOption('codex');
   const codex = await apiGet<{ totalCost: number; agents: string[] }>(page, `/api/usage/summary?${q}&agent=codex`);

@@ -22,7 +22,8 @@ const columns: Column<Session>[] = [
   { key: 'cr', label: 'Cache read', numeric: true, render: (s) => formatInt(s.cacheReadTokens) },
   { key: 'total', label: 'Total tokens', numeric: true, render: (s) => formatInt(s.totalTokens) },
   { key: 'models', label: 'Models', render: (s) => <span class="models">{s.modelsUsed.map((m) => <code class="model" key={m}>{m}</code>)}</span> },
-  { key: 'version', label: 'Client', render: (s) => s.version || '—' },
+  // Claude Code sessions show their version, as before; another agent's show which agent it was.
+  { key: 'version', label: 'Client', render: (s) => (s.agent === 'claude' ? s.version || '—' : <code>{s.agent}</code>) },
 ];
 
 const sessionExport: ExportColumn<Session>[] = [
