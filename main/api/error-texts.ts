@@ -98,6 +98,8 @@ export const E = {
   invalidCostMode: 'Invalid cost mode',
   invalidSessionFilter: 'Invalid session filter',
   invalidRefreshOption: 'Invalid refresh option',
+  unknownAgent: 'Unknown agent',
+  invalidBreakdown: 'Invalid breakdown',
   // bridge (decisions §6)
   editorDbNotFound: 'Editor database not found',
   sqliteUnavailable: 'sqlite3 is not available',

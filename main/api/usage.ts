@@ -6,7 +6,10 @@ import { E } from './error-texts.js';
 import { ApiError } from './errors.js';
 import { routeOn } from './route.js';
 import type { RouterDeps } from './routers.js';
+import { shaped, shapedList } from './usage-shape.js';
 import {
+  agentsResponse,
+  breakdownBy,
   dailyResponse,
   hourlyResponse,
   insightsResponse,
@@ -33,9 +36,17 @@ export function createUsageRouter({ services, registry, hot }: RouterDeps): Rout
   const usage = services.usage;
 
   /** Sends a read's answer and, while the service says it holds, remembers it by URL (hot-answers.ts). */
-  async function read<T extends object>(kind: AnswerKind, req: Request, res: Response, params: UsageParams, call: () => Promise<T>, wrap?: (answer: T) => unknown): Promise<undefined> {
+  async function read<T extends object>(
+    kind: AnswerKind,
+    req: Request,
+    res: Response,
+    params: UsageParams,
+    call: () => Promise<T>,
+    wrap?: (answer: T) => unknown,
+    variant = '',
+  ): Promise<undefined> {
     const stamp = usage.answersStamp();
-    const text = sendJson(res, await answer(call), wrap);
+    const text = sendJson(res, await answer(call), wrap, variant);
     // A scan that finished while this was answered may have changed the data: then do not remember.
     const reuse = hot && usage.answersStamp() === stamp ? usage.reuse(kind, params) : null;
     if (reuse) hot!.remember(req.originalUrl, text, stamp, reuse.until, reuse.lasting);
@@ -50,7 +61,8 @@ export function createUsageRouter({ services, registry, hot }: RouterDeps): Rout
     response: summaryResponse,
     handler: ({ query, req, res }) => {
       const p = usageParams(query);
-      return read('summary', req, res, p, () => usage.summary(p));
+      const by = breakdownBy(query);
+      return read('summary', req, res, p, () => usage.summary(p), (s) => shaped(s, by), variantOf(by));
     },
   });
   route({
@@ -61,7 +73,8 @@ export function createUsageRouter({ services, registry, hot }: RouterDeps): Rout
     response: dailyResponse,
     handler: ({ query, req, res }) => {
       const p = usageParams(query);
-      return read('daily', req, res, p, () => usage.daily(p), (daily) => ({ daily }));
+      const by = breakdownBy(query);
+      return read('daily', req, res, p, () => usage.daily(p), (daily) => ({ daily: shapedList(daily, by) }), variantOf(by));
     },
   });
   route({
@@ -72,7 +85,8 @@ export function createUsageRouter({ services, registry, hot }: RouterDeps): Rout
     response: hourlyResponse,
     handler: ({ query, req, res }) => {
       const p = usageParams(query);
-      return read('hourly', req, res, p, () => usage.hourly(p), (hourly) => ({ hourly }));
+      const by = breakdownBy(query);
+      return read('hourly', req, res, p, () => usage.hourly(p), (hourly) => ({ hourly: shapedList(hourly, by) }), variantOf(by));
     },
   });
   route({
@@ -83,7 +97,8 @@ export function createUsageRouter({ services, registry, hot }: RouterDeps): Rout
     response: monthlyResponse,
     handler: ({ query, req, res }) => {
       const p = usageParams(query);
-      return read('monthly', req, res, p, () => usage.monthly(p), (monthly) => ({ monthly }));
+      const by = breakdownBy(query);
+      return read('monthly', req, res, p, () => usage.monthly(p), (monthly) => ({ monthly: shapedList(monthly, by) }), variantOf(by));
     },
   });
   route({
@@ -146,6 +161,13 @@ export function createUsageRouter({ services, registry, hot }: RouterDeps): Rout
   });
   route({
     method: 'get',
+    path: '/api/usage/agents',
+    summary: 'Every coding agent looked for: supported or not (and why), enabled, where, files and records found, last activity',
+    response: agentsResponse,
+    handler: async () => ({ agents: await answer(() => usage.agents()) }),
+  });
+  route({
+    method: 'get',
     path: '/api/usage/status',
     summary: 'Age of the usage cache; null values when nothing is cached',
     response: statusResponse,
@@ -154,17 +176,22 @@ export function createUsageRouter({ services, registry, hot }: RouterDeps): Rout
   return router;
 }
 
-const serialized = new WeakMap<object, string>();
+const serialized = new WeakMap<object, Map<string, string>>();
+
+const variantOf = (byAgent: boolean) => (byAgent ? 'by=agent' : '');
 
 /**
  * The service hands out the same memoised object until its data changes, so its JSON text is kept
- * beside it: a cached endpoint under load then costs a map lookup instead of a stringify.
+ * beside it: a cached endpoint under load then costs a map lookup instead of a stringify. One
+ * object can be shown several ways (`variant`: with or without the agent breakdown), one text each.
  */
-function sendJson<T extends object>(res: Response, answer: T, wrap: (answer: T) => unknown = (a) => a): string {
-  let text = serialized.get(answer);
+function sendJson<T extends object>(res: Response, answer: T, wrap: (answer: T) => unknown = (a) => a, variant = ''): string {
+  let texts = serialized.get(answer);
+  if (texts === undefined) serialized.set(answer, (texts = new Map()));
+  let text = texts.get(variant);
   if (text === undefined) {
     text = JSON.stringify(wrap(answer));
-    serialized.set(answer, text);
+    texts.set(variant, text);
   }
   res.status(200).type('application/json').send(text);
   return text;

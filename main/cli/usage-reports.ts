@@ -1,4 +1,4 @@
-import type { DailyEntry, MonthlyEntry } from '../services/usage/daily.js';
+import type { AgentParts, DailyEntry, MonthlyEntry } from '../services/usage/daily.js';
 import type { ModelEntry } from '../services/usage/models.js';
 import type { ProjectEntry } from '../services/usage/projects.js';
 import type { SessionEntry } from '../services/usage/sessions.js';
@@ -50,37 +50,49 @@ function sum(rows: readonly Counted[]): Counted {
 
 const modelsColumn: TextColumn = { header: 'Models', shrink: { min: 12 }, drop: 6 };
 
-export function dailyTable(rows: readonly DailyEntry[], width: number): string {
+/** With --by-agent, each period's agents on their own lines under it (`  codex`), as ccusage --by-agent. */
+function agentLines(entry: AgentParts, extra: string[]): string[][] {
+  return entry.agents.map((a) => [`  ${a}`, ...tokenCells(entry.agentBreakdown[a]!), ...extra]);
+}
+
+export function dailyTable(rows: readonly DailyEntry[], width: number, byAgent = false): string {
   const columns = [{ header: 'Date' }, ...tokenColumns, modelsColumn];
-  return formatTable(columns, rows.map((d) => [d.date, ...tokenCells(d), d.modelsUsed.join(', ')]), width, ['Total', ...tokenCells(sum(rows)), '']);
+  const cells = rows.flatMap((d) => [[d.date, ...tokenCells(d), d.modelsUsed.join(', ')], ...(byAgent ? agentLines(d, ['']) : [])]);
+  return formatTable(columns, cells, width, ['Total', ...tokenCells(sum(rows)), '']);
 }
 
-export function monthlyTable(rows: readonly MonthlyEntry[], width: number): string {
+export function monthlyTable(rows: readonly MonthlyEntry[], width: number, byAgent = false): string {
   const columns = [{ header: 'Month' }, ...tokenColumns];
-  return formatTable(columns, rows.map((m) => [m.month, ...tokenCells(m)]), width, ['Total', ...tokenCells(sum(rows))]);
+  const cells = rows.flatMap((m) => [[m.month, ...tokenCells(m)], ...(byAgent ? agentLines(m, []) : [])]);
+  return formatTable(columns, cells, width, ['Total', ...tokenCells(sum(rows))]);
 }
 
-export function sessionTable(rows: readonly SessionEntry[], width: number): string {
+const agentColumn: TextColumn = { header: 'Agent', drop: 8 };
+
+export function sessionTable(rows: readonly SessionEntry[], width: number, byAgent = false): string {
   const columns: TextColumn[] = [
     { header: 'Session', shrink: { min: 10 }, drop: 7 },
+    ...(byAgent ? [agentColumn] : []),
     { header: 'Project', shrink: { min: 14, cutStart: true } },
     { header: 'Last activity' },
     ...tokenColumns,
     modelsColumn,
   ];
-  const cells = rows.map((s) => [s.sessionId, s.projectPath, s.lastActivity.slice(0, 16).replace('T', ' '), ...tokenCells(s), s.modelsUsed.join(', ')]);
-  return formatTable(columns, cells, width, ['Total', '', '', ...tokenCells(sum(rows)), '']);
+  const agent = (s: SessionEntry) => (byAgent ? [s.agent] : []);
+  const cells = rows.map((s) => [s.sessionId, ...agent(s), s.projectPath, s.lastActivity.slice(0, 16).replace('T', ' '), ...tokenCells(s), s.modelsUsed.join(', ')]);
+  return formatTable(columns, cells, width, ['Total', ...(byAgent ? [''] : []), '', '', ...tokenCells(sum(rows)), '']);
 }
 
-export function projectTable(rows: readonly ProjectEntry[], width: number): string {
+export function projectTable(rows: readonly ProjectEntry[], width: number, byAgent = false): string {
   const columns: TextColumn[] = [
     { header: 'Project', shrink: { min: 14, cutStart: true } },
+    ...(byAgent ? [agentColumn] : []),
     { header: 'Sessions', align: 'right', drop: 1 },
     ...tokenColumns,
     { header: 'Top model', shrink: { min: 12 }, drop: 6 },
   ];
-  const cells = rows.map((p) => [p.projectPath, int.format(p.sessions), ...tokenCells(p), p.topModel ?? '—']);
-  return formatTable(columns, cells, width, ['Total', int.format(rows.reduce((n, p) => n + p.sessions, 0)), ...tokenCells(sum(rows)), '']);
+  const cells = rows.map((p) => [p.projectPath, ...(byAgent ? [p.agent] : []), int.format(p.sessions), ...tokenCells(p), p.topModel ?? '—']);
+  return formatTable(columns, cells, width, ['Total', ...(byAgent ? [''] : []), int.format(rows.reduce((n, p) => n + p.sessions, 0)), ...tokenCells(sum(rows)), '']);
 }
 
 export function modelTable(rows: readonly ModelEntry[], width: number): string {

@@ -3,6 +3,7 @@ import type { Clock } from '../infra/clock.js';
 import { identityKey, identityOf, statIdentity } from '../infra/file-stat.js';
 import type { LogLevel } from '../infra/logger.js';
 import { createPaths, resolveHomes, type Paths } from '../infra/paths.js';
+import { AGENT_IDS, LOADERS } from '../services/usage/agents/registry.js';
 import { USAGE_CACHE_TAG } from '../services/usage/cache-version.js';
 import { isCostMode } from '../services/usage/cost-mode.js';
 import type { DailyEntry, MonthlyEntry } from '../services/usage/daily.js';
@@ -18,6 +19,7 @@ import { processIo, terminalIo, type CliIo } from './io.js';
 import { terminalJson } from '../infra/terminal-text.js';
 import { DAY_FORMS, defaultUsageZone, parseRelativeDay, relativeDayOf, todayIn, understoodLine } from './relative-date.js';
 import { filesDigest, UsageMemo } from './usage-memo.js';
+import { shapedList } from '../api/usage-shape.js';
 import { dailyTable, modelTable, monthlyTable, projectTable, sessionTable } from './usage-reports.js';
 
 export const USAGE_USAGE = `Usage: switchboard usage <report> [options]
@@ -35,6 +37,9 @@ Options:
   --until DAY        last day (inclusive), the same forms
   --tz ZONE          IANA time zone for days (default usage.timezone, else the system zone)
   --mode MODE        auto (default: a logged costUSD, else the price table), calculate, display
+  --agent ID|all     one coding agent (claude, codex, gemini, opencode, amp, …); default all
+  --by-agent         daily and monthly: one line per agent under each period (JSON: agentBreakdown);
+                     session and projects: an Agent column
   --json             the API's JSON answer instead of a table
   -h, --help         this help
 
@@ -52,6 +57,7 @@ interface Options {
   json: boolean;
   /** `--since/--until` given as relative days (`7d`), resolved against today once the zone is known. */
   relative: Partial<Record<DayOption, string>>;
+  byAgent: boolean;
 }
 
 type DayOption = 'since' | 'until';
@@ -72,7 +78,7 @@ export async function runUsage(argv: string[], env: NodeJS.ProcessEnv = process.
   const now = clock ? clock.now() : Date.now();
   await resolveRelativeDays(options, paths, now, io);
   const memo = new UsageMemo(paths.usageCliAnswers, paths.usageCache);
-  const key = await memoKey(options, paths);
+  const key = await memoKey(options, paths, env);
   const kept = await memo.lookup(key, now, () => findTranscripts(usageRoots(paths.agentDir, paths.instancesDir)));
   if (kept !== undefined) {
     io.out(format(options, kept as Answer, width));
@@ -120,14 +126,15 @@ export async function runUsage(argv: string[], env: NodeJS.ProcessEnv = process.
  * for a default zone or cost mode, what they are read from (config.yaml as a file, and the
  * system zone).
  */
-async function memoKey(o: Options, paths: Paths): Promise<string> {
+async function memoKey(o: Options, paths: Paths, env: NodeJS.ProcessEnv): Promise<string> {
   const p = o.params;
   // Whose logs: the disk cache holds one agent dir's, but a memo entry must not outlive a switch.
   const parts = [o.report, p.since ?? '', p.until ?? '', p.tz ?? '', p.mode ?? '', appBuild(), priceTableId(), USAGE_CACHE_TAG, paths.agentDir, paths.instancesDir];
-  if (p.tz === undefined || p.mode === undefined) {
-    const config = await statIdentity(paths.appConfig).catch(() => null);
-    parts.push(config ? identityKey(config) : 'no config', systemTimeZone());
-  }
+  parts.push(p.agent ?? 'all', o.byAgent ? 'by-agent' : '', ...LOADERS.map((l) => `${l.envVar}=${env[l.envVar] ?? ''}`), `HOME=${env.HOME ?? ''}`);
+  // config.yaml always counts: besides the default zone and mode, usage.agents says which agents are read, and where.
+  const config = await statIdentity(paths.appConfig).catch(() => null);
+  parts.push(config ? identityKey(config) : 'no config');
+  if (p.tz === undefined || p.mode === undefined) parts.push(systemTimeZone());
   return JSON.stringify(parts);
 }
 
@@ -159,12 +166,20 @@ async function compute(service: UsageService, o: Options): Promise<Answer> {
 }
 
 function format(o: Options, answer: Answer, width: number): string {
-  if (o.json) return terminalJson(answer);
-  if ('daily' in answer) return dailyTable(answer.daily, width);
-  if ('monthly' in answer) return monthlyTable(answer.monthly, width);
-  if ('sessions' in answer) return sessionTable(answer.sessions, width);
-  if ('projects' in answer) return projectTable(answer.projects, width);
+  if (o.json) return terminalJson(jsonOf(answer, o.byAgent));
+  if ('daily' in answer) return dailyTable(answer.daily, width, o.byAgent);
+  if ('monthly' in answer) return monthlyTable(answer.monthly, width, o.byAgent);
+  if ('sessions' in answer) return sessionTable(answer.sessions, width, o.byAgent);
+  if ('projects' in answer) return projectTable(answer.projects, width, o.byAgent);
   return modelTable(answer.models, width);
+}
+
+/** The API's shapes: `agentBreakdown` only with --by-agent (as `by=agent`). */
+function jsonOf(answer: Answer, byAgent: boolean): unknown {
+  if (byAgent) return answer;
+  if ('daily' in answer) return { daily: shapedList(answer.daily, false) };
+  if ('monthly' in answer) return { monthly: shapedList(answer.monthly, false) };
+  return answer;
 }
 
 /** The report and its options; a usage error (exit 2) names what is wrong, with the API's error text. */
@@ -173,13 +188,18 @@ export function parseUsageArgs(argv: readonly string[]): Options {
   if (!(REPORTS as readonly string[]).includes(report ?? '')) throw new CliError(`unknown usage report '${report}' (expected ${REPORTS.join(', ')})\n\n${USAGE_USAGE}`);
   const values: Record<string, string> = {};
   let json = false;
+  let byAgent = false;
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;
     if (arg === '--json') {
       json = true;
       continue;
     }
-    const m = /^--(since|until|tz|mode)(?:=(.*))?$/.exec(arg);
+    if (arg === '--by-agent') {
+      byAgent = true;
+      continue;
+    }
+    const m = /^--(since|until|tz|mode|agent)(?:=(.*))?$/.exec(arg);
     if (!m) throw new CliError(`unexpected argument '${arg}' for 'usage ${report}'`);
     const name = m[1]!;
     const value = m[2] ?? rest[++i];
@@ -188,7 +208,7 @@ export function parseUsageArgs(argv: readonly string[]): Options {
     values[name] = value;
   }
   const relative: Options['relative'] = {};
-  return { report: report as Report, params: checkParams(values, relative), json, relative };
+  return { report: report as Report, params: checkParams(values, relative), json, relative, byAgent };
 }
 
 /** `relative` receives the days given as relative forms; they stay null in the params until resolved. */
@@ -207,7 +227,9 @@ function checkParams(v: Record<string, string>, relative: Options['relative']): 
   checkRange(since, until);
   if (v.tz !== undefined && !isValidTimeZone(v.tz)) throw new CliError(`Invalid timezone: --tz ${v.tz}`);
   if (v.mode !== undefined && !isCostMode(v.mode)) throw new CliError(`Invalid cost mode: --mode ${v.mode} (expected auto, calculate or display)`);
-  return { since, until, ...(v.tz !== undefined ? { tz: v.tz } : {}), ...(v.mode !== undefined && isCostMode(v.mode) ? { mode: v.mode } : {}) };
+  if (v.agent !== undefined && v.agent !== 'all' && !AGENT_IDS.includes(v.agent)) throw new CliError(`Unknown agent: --agent ${v.agent} (Agent must be one of: ${[...AGENT_IDS, 'all'].join(', ')})`);
+  const agent = v.agent !== undefined && v.agent !== 'all' ? { agent: v.agent } : {};
+  return { since, until, ...(v.tz !== undefined ? { tz: v.tz } : {}), ...(v.mode !== undefined && isCostMode(v.mode) ? { mode: v.mode } : {}), ...agent };
 }
 
 function checkRange(since: number | null, until: number | null): void {

@@ -41,6 +41,7 @@ import type {
 import type { claudeCodeApplyResponse, claudeCodeStatusResponse, claudeCodeUndoResponse } from '../../main/api/schemas/claude-code.js';
 import type { profileSettingsResponse, profilesResponse, settingsDeleteResponse, settingsUpdateResponse } from '../../main/api/schemas/settings.js';
 import type {
+  agentsResponse,
   dailyResponse,
   hourlyResponse,
   insightsResponse,
@@ -161,6 +162,7 @@ export type CacheStatus = Body<typeof statusResponse>;
 export type ScanProgress = NonNullable<CacheStatus['progress']>;
 export type ProjectEntry = Body<typeof projectsResponse>['projects'][number];
 export type RefreshResult = Body<typeof refreshResponse>;
+export type AgentStatus = Body<typeof agentsResponse>['agents'][number];
 
 export type BridgeStatus = Body<typeof bridgeStatusResponse>;
 export type BridgeSettings = Body<typeof bridgeSection>;

@@ -64,7 +64,7 @@ async function text(path: string, query?: Query): Promise<string> {
 const enc = encodeURIComponent;
 
 /** Usage queries all take the same optional window and timezone. */
-export interface UsageQuery { since?: string; until?: string; tz?: string }
+export interface UsageQuery { since?: string; until?: string; tz?: string; agent?: string; by?: 'agent' }
 /** Session order and filters (GET /api/usage/sessions). */
 export interface SessionSelection { sort?: 'lastActivity' | 'cost' | 'tokens'; order?: 'asc' | 'desc'; project?: string; model?: string }
 
@@ -148,6 +148,7 @@ export const api = {
   usageProjects: (q: UsageQuery) => json<{ projects: T.ProjectEntry[] }>('GET', '/api/usage/projects', undefined, { ...q }),
   usageRefresh: () => json<T.RefreshResult>('POST', '/api/usage/refresh'),
   usageStatus: () => json<T.CacheStatus>('GET', '/api/usage/status'),
+  usageAgents: () => json<{ agents: T.AgentStatus[] }>('GET', '/api/usage/agents'),
 
   accounts: () => json<T.AccountList>('GET', '/api/accounts'),
   signIn: (provider: string, method?: T.SignInMethod) => json<T.SignInStart>('POST', `/api/accounts/${enc(provider)}/sign-in`, method ? { method } : {}),

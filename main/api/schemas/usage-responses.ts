@@ -3,6 +3,22 @@ import { z } from 'zod';
 // Usage response shapes (spec 2.7 and 4.5), apart from the query parsing in usage.ts so that the
 // dashboard can take its types from them: this file needs nothing but zod.
 
+const agentShare = z.object({
+  inputTokens: z.int(),
+  outputTokens: z.int(),
+  cacheReadTokens: z.int(),
+  cacheWriteTokens: z.int(),
+  /** ccusage's total for the agent: the four kinds plus extra tokens it counts (reasoning, thoughts). */
+  totalTokens: z.int(),
+  cost: z.number(),
+});
+
+/** Decisions §5.1: the agents with usage in a period; their parts only on `by=agent`. */
+const agentParts = {
+  agents: z.array(z.string()),
+  agentBreakdown: z.record(z.string(), agentShare).optional(),
+};
+
 const totals = {
   inputTokens: z.int(),
   outputTokens: z.int(),
@@ -22,6 +38,7 @@ export const summaryResponse = z.object({
   dateRange: z.object({ from: z.string().nullable(), to: z.string().nullable() }),
   modelsUsed: z.array(z.string()),
   unpricedModels: z.array(z.string()),
+  ...agentParts,
 });
 
 export const dailyResponse = z.object({
@@ -31,13 +48,14 @@ export const dailyResponse = z.object({
       ...totals,
       modelsUsed: z.array(z.string()),
       modelBreakdown: z.record(z.string(), z.object({ inputTokens: z.int(), outputTokens: z.int(), cost: z.number() })),
+      ...agentParts,
     }),
   ),
 });
 
-export const hourlyResponse = z.object({ hourly: z.array(z.object({ hour: z.string(), ...totals, modelsUsed: z.array(z.string()) })) });
+export const hourlyResponse = z.object({ hourly: z.array(z.object({ hour: z.string(), ...totals, modelsUsed: z.array(z.string()), ...agentParts })) });
 
-export const monthlyResponse = z.object({ monthly: z.array(z.object({ month: z.string(), ...totals })) });
+export const monthlyResponse = z.object({ monthly: z.array(z.object({ month: z.string(), ...totals, ...agentParts })) });
 
 export const modelsResponse = z.object({
   models: z.array(z.object({ model: z.string(), ...totals, percentage: z.number(), ioRatio: z.number().nullable() })),
@@ -72,6 +90,7 @@ export const sessionsResponse = z.object({
       cost: z.number(),
       modelsUsed: z.array(z.string()),
       version: z.string().nullable(),
+      agent: z.string(),
     }),
   ),
   total: z.int(),
@@ -88,6 +107,7 @@ export const projectsResponse = z.object({
       sessions: z.int(),
       lastActivity: z.string(),
       topModel: z.string().nullable(),
+      agent: z.string(),
     }),
   ),
 });
@@ -109,4 +129,24 @@ export const statusResponse = z.object({
   lastError: z.string().nullable(),
   /** Where the agent's transcripts are read from (`{agentDir}/projects`). */
   transcriptsDir: z.string(),
+});
+
+export const agentsResponse = z.object({
+  agents: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      supported: z.boolean(),
+      enabled: z.boolean(),
+      /** Where the agent's logs are looked for (config.yaml usage.agents.<id>.dirs, its override variable, else its defaults). */
+      dirs: z.array(z.string()),
+      /** One of `dirs` exists. */
+      found: z.boolean(),
+      files: z.int(),
+      records: z.int(),
+      lastActivity: z.string().nullable(),
+      /** Why an agent is not supported. */
+      reason: z.string().optional(),
+    }),
+  ),
 });

@@ -3,6 +3,7 @@ import { E } from '../error-texts.js';
 import { ApiError } from '../errors.js';
 import { parseWith } from '../route.js';
 import type { UsageParams } from '../../services/usage/usage-service.js';
+import { AGENT_IDS } from '../../services/usage/agents/registry.js';
 import { COST_MODES } from '../../services/usage/cost-mode.js';
 import { SESSION_SORTS, type SessionQuery } from '../../services/usage/session-query.js';
 import { isValidTimeZone, parseCompactDate } from '../../services/usage/zone-calendar.js';
@@ -20,6 +21,8 @@ export const usageQuery = z.object({
   until: described('Last local day, YYYYMMDD (inclusive)'),
   tz: described('IANA time zone for grouping; default usage.timezone from config.yaml, else the system zone'),
   mode: described('Cost mode: auto (a logged costUSD, else the price table), calculate, display; default usage.cost_mode'),
+  agent: described('One coding agent (claude, codex, gemini, opencode, amp, …) or all (default)'),
+  by: described('agent: add agentBreakdown (per-agent tokens and cost) to daily, hourly, monthly entries and the summary'),
 });
 
 export const sessionsQuery = usageQuery.extend({
@@ -61,7 +64,22 @@ export function usageParams(query: Record<string, unknown>): UsageParams {
   if (since !== undefined && until !== undefined && since > until) throw new ApiError(400, E.invalidDateRange, 'since is after until');
   const { tz } = parseWith(zoneField, { tz: query.tz }, E.invalidTimezone);
   const { mode } = parseWith(modeField, { mode: query.mode }, E.invalidCostMode);
-  return { since: since ?? null, until: until ?? null, ...(tz !== undefined ? { tz } : {}), ...(mode !== undefined ? { mode } : {}) };
+  const agent = agentOf(query.agent);
+  return { since: since ?? null, until: until ?? null, ...(tz !== undefined ? { tz } : {}), ...(mode !== undefined ? { mode } : {}), ...(agent !== undefined ? { agent } : {}) };
+}
+
+/** `agent=<id>|all` (decisions §5.1), else 400 `Unknown agent` listing the ids. `all` = every agent. */
+function agentOf(value: unknown): string | undefined {
+  if (value === undefined || value === 'all') return undefined;
+  if (typeof value === 'string' && AGENT_IDS.includes(value)) return value;
+  throw new ApiError(400, E.unknownAgent, `Agent must be one of: ${[...AGENT_IDS, 'all'].join(', ')}`);
+}
+
+/** `by=agent` adds `agentBreakdown`; anything else is 400 `Invalid breakdown`. */
+export function breakdownBy(query: Record<string, unknown>): boolean {
+  if (query.by === undefined) return false;
+  if (query.by === 'agent') return true;
+  throw new ApiError(400, E.invalidBreakdown, 'by must be agent');
 }
 
 /** sort, order, project, model on sessions, else 400 `Invalid session filter` naming the field. */

@@ -61,6 +61,16 @@ export const usageSectionSchema = z.looseObject({
   timezone: z.string().default(''),
   /** ccusage's --mode: auto (a logged costUSD, else the price table), calculate (the table), display (logged only). */
   cost_mode: z.enum(['auto', 'calculate', 'display']).default('auto'),
+  /** Per coding agent (decisions §5.1): on/off, and folders that replace its default locations. */
+  agents: z
+    .record(
+      z.string(),
+      z.looseObject({
+        enabled: z.boolean().default(true),
+        dirs: z.array(z.string().min(1)).optional(),
+      }),
+    )
+    .default({}),
 });
 
 export const agentToolSectionSchema = z.looseObject({

@@ -1,3 +1,4 @@
+import { addAgentShare, breakdownOf, mergeAgentShares, type AgentBreakdown, type AgentShare } from './agent-shares.js';
 import type { UsageSlice } from './slice.js';
 import { addRecord, addTotals, emptyTotals, listedModel, sortedNames, tableCost } from './totals.js';
 import type { Totals, UsageRecord } from './types.js';
@@ -9,13 +10,19 @@ export interface ModelShare {
   cost: number;
 }
 
-export interface DailyEntry extends Totals {
+/** Per period, the agents with usage there and their parts (the API shows the parts on `by=agent`). */
+export interface AgentParts {
+  agents: string[];
+  agentBreakdown: AgentBreakdown;
+}
+
+export interface DailyEntry extends Totals, AgentParts {
   date: string;
   modelsUsed: string[];
   modelBreakdown: Record<string, ModelShare>;
 }
 
-export interface MonthlyEntry extends Totals {
+export interface MonthlyEntry extends Totals, AgentParts {
   month: string;
 }
 
@@ -23,6 +30,11 @@ export interface MonthlyEntry extends Totals {
 export interface DayBucket {
   totals: Totals;
   models: Map<string, ModelShare>;
+  agents: Map<string, AgentShare>;
+}
+
+function emptyBucket(): DayBucket {
+  return { totals: emptyTotals(), models: new Map(), agents: new Map() };
 }
 
 /** One row per local day that has a request (zero-token days too, as ccusage lists them), ascending. */
@@ -34,8 +46,9 @@ export function dailyEntries(slice: UsageSlice, costOf: (r: UsageRecord) => numb
 
 export function addToDays(byDay: Map<number, DayBucket>, day: number, r: UsageRecord, cost: number): void {
   let bucket = byDay.get(day);
-  if (!bucket) byDay.set(day, (bucket = { totals: emptyTotals(), models: new Map() }));
+  if (!bucket) byDay.set(day, (bucket = emptyBucket()));
   addRecord(bucket.totals, r, cost);
+  addAgentShare(bucket.agents, r, cost);
   const model = listedModel(r);
   if (model === null) return;
   let share = bucket.models.get(model);
@@ -49,8 +62,9 @@ export function addToDays(byDay: Map<number, DayBucket>, day: number, r: UsageRe
 export function mergeDays(into: Map<number, DayBucket>, from: ReadonlyMap<number, DayBucket>): void {
   for (const [day, b] of from) {
     let bucket = into.get(day);
-    if (!bucket) into.set(day, (bucket = { totals: emptyTotals(), models: new Map() }));
+    if (!bucket) into.set(day, (bucket = emptyBucket()));
     addTotals(bucket.totals, b.totals);
+    mergeAgentShares(bucket.agents, b.agents);
     for (const [model, s] of b.models) {
       let share = bucket.models.get(model);
       if (!share) bucket.models.set(model, (share = { inputTokens: 0, outputTokens: 0, cost: 0 }));
@@ -64,21 +78,22 @@ export function mergeDays(into: Map<number, DayBucket>, from: ReadonlyMap<number
 export function entriesOf(byDay: ReadonlyMap<number, DayBucket>): DailyEntry[] {
   return [...byDay.entries()]
     .sort((a, b) => a[0] - b[0])
-    .map(([day, { totals, models }]) => {
+    .map(([day, { totals, models, agents }]) => {
       const modelsUsed = sortedNames(models.keys());
       const modelBreakdown: Record<string, ModelShare> = {};
       for (const m of modelsUsed) modelBreakdown[m] = models.get(m)!;
-      return { date: dayLabel(day), ...totals, modelsUsed, modelBreakdown };
+      return { date: dayLabel(day), ...totals, modelsUsed, modelBreakdown, ...breakdownOf(agents) };
     });
 }
 
 export function monthlyEntries(daily: readonly DailyEntry[]): MonthlyEntry[] {
-  const months = new Map<string, Totals>();
+  const months = new Map<string, { totals: Totals; agents: Map<string, AgentShare> }>();
   for (const d of daily) {
     const month = d.date.slice(0, 7);
-    let totals = months.get(month);
-    if (!totals) months.set(month, (totals = emptyTotals()));
-    addTotals(totals, d);
+    let m = months.get(month);
+    if (!m) months.set(month, (m = { totals: emptyTotals(), agents: new Map() }));
+    addTotals(m.totals, d);
+    mergeAgentShares(m.agents, Object.entries(d.agentBreakdown));
   }
-  return [...months.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([month, totals]) => ({ month, ...totals }));
+  return [...months.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([month, m]) => ({ month, ...m.totals, ...breakdownOf(m.agents) }));
 }

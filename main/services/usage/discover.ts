@@ -33,8 +33,12 @@ export function usageRoots(agentDir: string, instancesDir: string): string[] {
  * same file ignored, in path order. A missing root is empty data; a root that cannot be listed is
  * a failed scan. Sync calls in small batches: a stat costs microseconds, a promise round trip more.
  */
-export async function findTranscripts(roots: readonly string[], onFound?: (file: FoundFile) => void): Promise<FoundFile[]> {
-  const walk = new Walk(onFound);
+export async function findTranscripts(
+  roots: readonly string[],
+  onFound?: (file: FoundFile) => void,
+  accept: (file: string) => boolean = (file) => file.endsWith('.jsonl'),
+): Promise<FoundFile[]> {
+  const walk = new Walk(onFound, accept);
   for (const root of roots) await walk.root(root);
   return walk.found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
@@ -46,7 +50,10 @@ class Walk {
   private sinceYield = 0;
 
   /** `onFound` sees each file as it is found (in walk order), before the sorted list is ready. */
-  constructor(private readonly onFound?: (file: FoundFile) => void) {}
+  constructor(
+    private readonly onFound: ((file: FoundFile) => void) | undefined,
+    private readonly accept: (file: string) => boolean,
+  ) {}
 
   async root(root: string): Promise<void> {
     let stat: fs.Stats;
@@ -92,7 +99,7 @@ class Walk {
   }
 
   private file(full: string, stat: fs.Stats): void {
-    if (!full.endsWith('.jsonl')) return;
+    if (!this.accept(full)) return;
     const id = `${stat.dev}:${stat.ino}`;
     if (this.seenFiles.has(id)) return;
     this.seenFiles.add(id);

@@ -4,7 +4,7 @@ import { SYNTHETIC_MODEL, type UsageRecord } from './types.js';
 type Priced = Pick<
   UsageRecord,
   'model' | 'inputTokens' | 'outputTokens' | 'cacheWrite5mTokens' | 'cacheWrite1hTokens' | 'cacheReadTokens' | 'fast'
->;
+> & { extraTokens?: number; pricedOnlyTokens?: number };
 
 /**
  * Looks up prices by normalised model name and computes a request's cost with the vendors'
@@ -50,6 +50,12 @@ export class Pricing {
       const dashed = this.entries.get(name.replace(/(\d)\.(\d)/g, '$1-$2'));
       if (dashed) return dashed;
     }
+    // gpt-5-1-codex, gemini-2-5-pro (Droid writes version dots as dashes): the dotted name, if known.
+    const dotted = name.replace(/(\d)-(\d)(?!\d)/g, '$1.$2');
+    if (dotted !== name) {
+      const found = this.entries.get(dotted) ?? this.longestPrefix(dotted);
+      if (found) return found;
+    }
     return this.longestPrefix(name);
   }
 
@@ -77,6 +83,7 @@ export class Pricing {
  */
 export function normaliseModelName(model: string): string {
   let s = model.trim().toLowerCase();
+  s = s.replace(/^\[[a-z]+\]\s+/, ''); // `[pi] claude-sonnet-4-5`: an agent's listing prefix (agents/pi-style.ts)
   s = s.slice(s.lastIndexOf('/') + 1);
   s = s.replace(/^(?:[a-z]{2,7}\.)?anthropic\./, '');
   s = s.replace(/\[[^\]]*\]$/, '');
@@ -94,7 +101,8 @@ function flatCost(r: Priced, p: Rates): number {
     r.outputTokens * p.output +
     r.cacheWrite5mTokens * p.cacheWrite5m +
     r.cacheWrite1hTokens * p.cacheWrite1h +
-    r.cacheReadTokens * p.cacheRead
+    r.cacheReadTokens * p.cacheRead +
+    ((r.extraTokens ?? 0) + (r.pricedOnlyTokens ?? 0)) * p.output
   );
 }
 
@@ -113,7 +121,8 @@ function longContextCost(r: Priced, p: Rates, long: Rates & { mode: string; thre
     tiered(r.outputTokens, p.output, long.output, t) +
     tiered(r.cacheWrite5mTokens, p.cacheWrite5m, long.cacheWrite5m, t) +
     tiered(r.cacheWrite1hTokens, p.cacheWrite1h, long.cacheWrite1h, t) +
-    tiered(r.cacheReadTokens, p.cacheRead, long.cacheRead, t)
+    tiered(r.cacheReadTokens, p.cacheRead, long.cacheRead, t) +
+    tiered((r.extraTokens ?? 0) + (r.pricedOnlyTokens ?? 0), p.output, long.output, t)
   );
 }
 

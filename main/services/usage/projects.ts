@@ -17,6 +17,8 @@ export interface ProjectEntry {
   lastActivity: string;
   /** The model with the highest cost here (most tokens when nothing costs anything); null without one. */
   topModel: string | null;
+  /** The coding agent with the most cost (then tokens) in the project (decisions §5.1). */
+  agent: string;
 }
 
 interface Building {
@@ -24,6 +26,7 @@ interface Building {
   last: number;
   sessions: Set<string>;
   models: Map<string, { cost: number; tokens: number }>;
+  agents: Map<string, { cost: number; tokens: number }>;
 }
 
 /** Per project (`cwd`) in the slice, by cost, descending (then by path). */
@@ -44,8 +47,9 @@ export function projectEntries(slice: UsageSlice, costOf: (r: UsageRecord) => nu
         sessions: 0,
         lastActivity: '',
         topModel: null,
+        agent: r.agent,
       };
-      projects.set(projectPath, (p = { entry, last: -Infinity, sessions: new Set(), models: new Map() }));
+      projects.set(projectPath, (p = { entry, last: -Infinity, sessions: new Set(), models: new Map(), agents: new Map() }));
     }
     const cost = costOf(r);
     const tokens = r.inputTokens + r.outputTokens + r.cacheReadTokens + r.cacheWrite5mTokens + r.cacheWrite1hTokens;
@@ -59,20 +63,24 @@ export function projectEntries(slice: UsageSlice, costOf: (r: UsageRecord) => nu
     p.sessions.add(r.sessionId);
     if (r.timestamp > p.last) p.last = r.timestamp;
     const model = listedModel(r);
-    if (model !== null) {
-      let m = p.models.get(model);
-      if (!m) p.models.set(model, (m = { cost: 0, tokens: 0 }));
-      m.cost += cost;
-      m.tokens += tokens;
-    }
+    if (model !== null) addTo(p.models, model, cost, tokens);
+    addTo(p.agents, r.agent, cost, tokens);
   }
   const list = [...projects.values()].map((p) => ({
     ...p.entry,
     sessions: p.sessions.size,
     lastActivity: new Date(p.last).toISOString(),
     topModel: topOf(p.models),
+    agent: topOf(p.agents) ?? p.entry.agent,
   }));
   return list.sort((a, b) => b.cost - a.cost || byName(a.projectPath, b.projectPath));
+}
+
+function addTo(into: Map<string, { cost: number; tokens: number }>, name: string, cost: number, tokens: number): void {
+  let m = into.get(name);
+  if (!m) into.set(name, (m = { cost: 0, tokens: 0 }));
+  m.cost += cost;
+  m.tokens += tokens;
 }
 
 function topOf(models: ReadonlyMap<string, { cost: number; tokens: number }>): string | null {

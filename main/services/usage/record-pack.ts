@@ -7,9 +7,9 @@ import type { UsageRecord } from './types.js';
  */
 export interface PackedRecords {
   count: number;
-  /** NUM per record: timestamp, input, output, cache write 5m, cache write 1h, cache read, offset, flags, cost, logged cost (NaN: none). */
+  /** NUM per record: timestamp, input, output, cache write 5m, cache write 1h, cache read, offset, flags, cost, logged cost (NaN: none), extra tokens, priced-only tokens. */
   numbers: Float64Array;
-  /** REF per record: file, model, session, project path, version; indexes into `strings`, -1 for null. */
+  /** REF per record: file, model, session, project path, version, agent; indexes into `strings`, -1 for null. */
   refs: Int32Array;
   /** Every de-duplication key, end to end; `keyLengths[i]` is -1 for a record without one. */
   keyText: string;
@@ -17,8 +17,8 @@ export interface PackedRecords {
   strings: string[];
 }
 
-export const NUM = 10;
-export const REF = 5;
+export const NUM = 12;
+export const REF = 6;
 const SIDECHAIN = 1;
 const FAST = 2;
 /** Set by the disk cache on records that were kept after de-duplication when it was written. */
@@ -38,8 +38,8 @@ export class RecordPacker {
   private index = new Map<string, number>();
   // Neighbouring records nearly always share file, model, session, path and version: remember
   // the last string per column and skip the map for it.
-  private readonly lastText: Array<string | null> = [null, null, null, null, null];
-  private readonly lastRef = [-1, -1, -1, -1, -1];
+  private readonly lastText: Array<string | null> = [null, null, null, null, null, null];
+  private readonly lastRef = [-1, -1, -1, -1, -1, -1];
 
   constructor(readonly capacity: number) {
     this.numbers = new Float64Array(capacity * NUM);
@@ -61,12 +61,15 @@ export class RecordPacker {
     numbers[n + 7] = (r.sidechain ? SIDECHAIN : 0) | (r.fast ? FAST : 0) | (kept ? KEPT : 0);
     numbers[n + 8] = r.cost;
     numbers[n + 9] = r.loggedCost ?? NaN;
+    numbers[n + 10] = r.extraTokens;
+    numbers[n + 11] = r.pricedOnlyTokens;
     const f = i * REF;
     this.refs[f] = this.ref(0, r.file);
     this.refs[f + 1] = this.ref(1, r.model);
     this.refs[f + 2] = this.ref(2, r.sessionId);
     this.refs[f + 3] = this.ref(3, r.projectPath);
     this.refs[f + 4] = this.ref(4, r.version);
+    this.refs[f + 5] = this.ref(5, r.agent);
     this.keyLengths[i] = r.key === null ? -1 : r.key.length;
     if (r.key !== null) this.keys.push(r.key);
   }
@@ -156,6 +159,9 @@ export class RecordReader {
     }
     const flags = (this.flags = numbers[n + 7]!);
     return {
+      agent: required(strings, refs[f + 5]!),
+      extraTokens: small(numbers[n + 10]!),
+      pricedOnlyTokens: small(numbers[n + 11]!),
       key,
       timestamp: numbers[n]!,
       model: text(strings, refs[f + 1]!),
@@ -204,6 +210,6 @@ function text(strings: readonly string[], i: number): string | null {
 
 function required(strings: readonly string[], i: number): string {
   const s = text(strings, i);
-  if (s === null) throw new Error('packed record without file or session');
+  if (s === null) throw new Error('packed record without file, session or agent');
   return s;
 }

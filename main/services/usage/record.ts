@@ -11,6 +11,9 @@ import type { ParsedUsage, UsageRecord } from './types.js';
 export function toUsageRecord(parsed: ParsedUsage, file: string, offset: number): UsageRecord {
   const sessionId = parsed.sessionId ?? sessionFromPath(file);
   return {
+    agent: 'claude',
+    extraTokens: 0,
+    pricedOnlyTokens: 0,
     key: dedupKey(parsed.messageId, parsed.requestId, sessionId, parsed.timestamp),
     timestamp: parsed.timestamp,
     model: parsed.model,

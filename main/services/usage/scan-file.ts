@@ -31,6 +31,10 @@ export interface FileRead {
 export interface ReadTask {
   path: string;
   start: number;
+  /** Set for another coding agent's file (agents/): read whole by that agent's loader. */
+  agent?: string;
+  /** The agent's options for this scan (agents/agent.ts `flags`). */
+  flags?: string;
 }
 
 /**

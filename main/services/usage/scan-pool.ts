@@ -83,7 +83,7 @@ export class ScanPool {
 
   private askFor(worker: Worker, batch: readonly SizedTask[]): Promise<ScanReply> | null {
     if (batch.length === 0) return null;
-    return this.ask(worker, { id: this.nextId++, tasks: batch.map(({ path, start }) => ({ path, start })) });
+    return this.ask(worker, { id: this.nextId++, tasks: batch.map(({ path, start, agent, flags }) => ({ path, start, agent, flags })) });
   }
 
   private ask(worker: Worker, request: ScanRequest): Promise<ScanReply> {

@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { isNotFound } from '../../infra/file-stat.js';
+import { readAgentFile } from './agents/agent-file.js';
 import { Pricing } from './pricing.js';
 import { packRecords, type PackedRecords } from './record-pack.js';
 import { newScratch, readTranscript, type FileRead, type ReadTask } from './scan-file.js';
@@ -34,7 +35,7 @@ export function readAll(
   const failed: ScanReply['failed'] = [];
   for (const task of tasks) {
     try {
-      reads.push(readTranscript(task, scratch, pricing));
+      reads.push(task.agent === undefined ? readTranscript(task, scratch, pricing) : readAgentFile({ ...task, agent: task.agent }, pricing));
     } catch (err) {
       if (isNotFound(err)) missing.push(task.path);
       else failed.push({ path: task.path, message: err instanceof Error ? err.message : String(err) });

@@ -18,6 +18,8 @@ export interface SessionEntry {
   modelsUsed: string[];
   /** Agent version of the newest line that names one. */
   version: string | null;
+  /** The coding agent that wrote the session (decisions §5.1). */
+  agent: string;
 }
 
 interface Building {
@@ -47,7 +49,8 @@ export function projectsBySession(slice: UsageSlice): Map<string, Set<string>> {
 export function sessionEntries(slice: UsageSlice, costOf: (r: UsageRecord) => number = tableCost): SessionEntry[] {
   const sessions = new Map<string, Building>();
   for (const r of slice.records) {
-    let s = sessions.get(r.sessionId);
+    const id = sessionKey(r);
+    let s = sessions.get(id);
     if (!s) {
       const entry: SessionEntry = {
         sessionId: r.sessionId,
@@ -61,8 +64,9 @@ export function sessionEntries(slice: UsageSlice, costOf: (r: UsageRecord) => nu
         cost: 0,
         modelsUsed: [],
         version: null,
+        agent: r.agent,
       };
-      sessions.set(r.sessionId, (s = { entry, last: -Infinity, pathAt: -Infinity, versionAt: -Infinity, models: new Set() }));
+      sessions.set(id, (s = { entry, last: -Infinity, pathAt: -Infinity, versionAt: -Infinity, models: new Set() }));
     }
     const e = s.entry;
     e.inputTokens += r.inputTokens;
@@ -91,9 +95,18 @@ export function sessionEntries(slice: UsageSlice, costOf: (r: UsageRecord) => nu
   });
 }
 
-/** ccusage's project: the line's `cwd`, else the folder under `projects/` (the one above `<session>/subagents/`). */
+/** Two agents may use the same session id: Claude's stay keyed by the id alone, as they always were. */
+function sessionKey(r: UsageRecord): string {
+  return r.agent === 'claude' ? r.sessionId : `${r.agent}\u0000${r.sessionId}`;
+}
+
+/**
+ * ccusage's project: the line's `cwd`, else the folder under `projects/` (the one above
+ * `<session>/subagents/`); another agent's request without a folder is `[<agent>]`.
+ */
 export function projectOf(r: UsageRecord): string {
   if (r.projectPath !== null) return r.projectPath;
+  if (r.agent !== 'claude') return `[${r.agent}]`;
   const parts = r.file.split(/[\\/]/);
   const at = parts.lastIndexOf('subagents');
   return at > 1 ? parts[at - 2]! : path.basename(path.dirname(r.file));

@@ -1,8 +1,9 @@
-import type { DailyEntry } from './daily.js';
+import { breakdownOf, mergeAgentShares, type AgentShare } from './agent-shares.js';
+import type { AgentParts, DailyEntry } from './daily.js';
 import type { Pricing } from './pricing.js';
 import { addTotals, emptyTotals, sortedNames } from './totals.js';
 
-export interface UsageSummary {
+export interface UsageSummary extends AgentParts {
   totalTokens: number;
   totalCost: number;
   inputTokens: number;
@@ -20,8 +21,10 @@ export interface UsageSummary {
 export function summarize(daily: readonly DailyEntry[], pricing: Pricing): UsageSummary {
   const totals = emptyTotals();
   const models = new Set<string>();
+  const agents = new Map<string, AgentShare>();
   for (const d of daily) {
     addTotals(totals, d);
+    mergeAgentShares(agents, Object.entries(d.agentBreakdown));
     for (const m of d.modelsUsed) models.add(m);
   }
   const totalTokens = totals.inputTokens + totals.outputTokens + totals.cacheReadTokens + totals.cacheWriteTokens;
@@ -38,5 +41,6 @@ export function summarize(daily: readonly DailyEntry[], pricing: Pricing): Usage
     dateRange: { from: daily[0]?.date ?? null, to: daily[days - 1]?.date ?? null },
     modelsUsed,
     unpricedModels: modelsUsed.filter((m) => !pricing.isPriced(m)),
+    ...breakdownOf(agents),
   };
 }

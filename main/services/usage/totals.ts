@@ -31,7 +31,8 @@ export function addTotals(t: Totals, other: Totals): void {
  */
 export function listedModel(r: UsageRecord): string | null {
   if (r.model === null || r.model === SYNTHETIC_MODEL) return null;
-  return r.fast ? `${r.model}-fast` : r.model;
+  // Codex's fast tier is a setting of the whole home, and ccusage lists those models by their own name.
+  return r.fast && r.agent === 'claude' ? `${r.model}-fast` : r.model;
 }
 
 /** Plain code-unit order: what "sorted by name" means everywhere in the API. */

@@ -27,6 +27,19 @@ export interface ParsedUsage extends RequestUsage {
 
 /** A parsed line placed in its file: the unit that de-duplication and every aggregate work on. */
 export interface UsageRecord extends RequestUsage {
+  /** The coding agent that wrote it (agents/registry.ts); `claude` for Claude Code transcripts. */
+  agent: string;
+  /**
+   * Tokens the agent counts beyond the four kinds (reasoning, thoughts, an unexplained rest of a
+   * logged total): in that agent's total as ccusage counts it, priced at the output rate. 0 for Claude.
+   */
+  extraTokens: number;
+  /**
+   * A correction to the tokens priced at the output rate, beyond `extraTokens`: positive for Gemini
+   * thoughts its logged total leaves out (ccusage 20.0.24 still prices them), negative for the rest
+   * of a pi or OpenClaw logged total (in the total, not priced). 0 for every other agent.
+   */
+  pricedOnlyTokens: number;
   /** De-duplication key; null for lines without `message.id`, which are never merged. */
   key: string | null;
   sessionId: string;

@@ -1,6 +1,7 @@
 import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../../infra/logger.js';
 import type { Pricing } from './pricing.js';
+import type { AgentLoader } from './agents/agent.js';
 import { findTranscripts, usageRoots, type FoundFile } from './discover.js';
 import { fingerprintMatches, newScratch } from './scan-file.js';
 import type { PoolResult, ScanPool, SizedTask } from './scan-pool.js';
@@ -18,7 +19,18 @@ export interface LoaderOptions {
   pool: ScanPool | null;
   /** Reads at least this large go to the pool. */
   workerThresholdBytes: number;
+  /** Where each coding agent is read this scan (config.yaml, override variables, defaults); none: Claude only. */
+  places?: () => Promise<AgentPlaces>;
 }
+
+/** The agents a scan reads: whether Claude Code is on, and each other enabled agent with its dirs. */
+export interface AgentPlaces {
+  claude: boolean;
+  agents: Array<{ loader: AgentLoader; dirs: string[] }>;
+}
+
+/** A found file with the agent that wrote it (undefined: a Claude Code transcript). */
+type TaggedFile = FoundFile & { agent?: string; flags?: string };
 
 /** How far a running scan is: files and bytes read of those it has to read (totals grow during discovery). */
 export interface ScanProgress {
@@ -57,9 +69,9 @@ export class UsageLoader {
    * (the app quitting): the scan rejects without applying anything.
    */
   async scan(progress: ScanProgress = newProgress(), signal?: AbortSignal): Promise<ScanReport> {
-    let found: FoundFile[];
+    let found: TaggedFile[];
     try {
-      found = await findTranscripts(usageRoots(this.o.agentDir, this.o.instancesDir), this.onFound(progress));
+      found = await this.discover(this.onFound(progress));
     } catch (err) {
       await this.o.pool?.close(); // it may have been started early
       throw err;
@@ -105,13 +117,51 @@ export class UsageLoader {
     };
   }
 
-  private plan(found: readonly FoundFile[]): { tasks: SizedTask[]; removed: string[] } {
+  /** Files found per agent id by the last scan (what `GET /api/usage/agents` shows); null before one. */
+  lastFound: Map<string, number> | null = null;
+
+  /**
+   * Claude Code's transcripts, then each enabled agent's files below its roots, in path order. A
+   * missing agent folder is empty data; one that cannot be listed fails only that agent's part.
+   */
+  private async discover(onFound: (f: FoundFile) => void): Promise<TaggedFile[]> {
+    const places = (await this.o.places?.()) ?? { claude: true, agents: [] };
+    const found: TaggedFile[] = places.claude ? await findTranscripts(usageRoots(this.o.agentDir, this.o.instancesDir), onFound) : [];
+    const counts = new Map<string, number>([['claude', found.length]]);
+    const seen = new Set(found.map((f) => f.path));
+    for (const { loader, dirs } of places.agents) {
+      let mine: FoundFile[] = [];
+      try {
+        mine = await findTranscripts(dirs.flatMap((d) => loader.roots(d)), onFound, loader.accepts);
+      } catch (err) {
+        this.o.logger.warn(`usage: cannot list ${loader.id} logs: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      const chosen = loader.choose?.(mine.map((f) => f.path));
+      const flags = loader.flags?.(dirs) ?? '';
+      let n = 0;
+      for (const f of mine) {
+        if (seen.has(f.path) || (chosen !== undefined && !chosen.has(f.path))) continue;
+        seen.add(f.path);
+        found.push({ ...f, agent: loader.id, flags });
+        n++;
+      }
+      counts.set(loader.id, n);
+    }
+    this.lastFound = counts;
+    return found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  private plan(found: readonly TaggedFile[]): { tasks: SizedTask[]; removed: string[] } {
     const tasks: SizedTask[] = [];
     const present = new Set<string>();
     for (const f of found) {
       present.add(f.path);
       const known = this.o.store.files.get(f.path);
       if (known && known.size === f.size && known.mtimeMs === f.mtimeMs && known.ino === f.ino) continue;
+      if (f.agent !== undefined) {
+        tasks.push({ path: f.path, start: 0, bytes: f.size, agent: f.agent, flags: f.flags });
+        continue; // read whole on any change (agents/agent-file.ts)
+      }
       const appended = known !== undefined && known.ino === f.ino && f.size >= known.size && fingerprintMatches(f.path, known.offset, known.fingerprint);
       const start = appended ? known.offset : 0;
       tasks.push({ path: f.path, start, bytes: f.size - start });

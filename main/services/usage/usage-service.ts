@@ -2,6 +2,7 @@ import os from 'node:os';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { errorMessage, type FileIdentity } from '../../infra/file-stat.js';
 import type { ServiceContext } from '../context.js';
+import { agentPlaces, agentStatuses, type AgentStatus } from './agents/places.js';
 import { anomalyId, type Anomaly } from './anomalies.js';
 import { transcriptsDir } from './discover.js';
 import type { DailyEntry, MonthlyEntry } from './daily.js';
@@ -30,6 +31,8 @@ export interface UsageParams {
   mode?: CostMode;
   since?: number | null;
   until?: number | null;
+  /** One coding agent's usage (a known id, validated); absent = every agent. */
+  agent?: string;
 }
 
 export interface CacheStatus {
@@ -112,6 +115,7 @@ export class UsageService {
       logger: ctx.logger,
       pool: this.pool,
       workerThresholdBytes: options.workerThresholdBytes ?? 64 << 20,
+      places: () => agentPlaces(ctx),
     });
     this.zones = new ZoneSetting(ctx);
   }
@@ -182,6 +186,12 @@ export class UsageService {
     return this.answer(FRESH_MS, p, (q) => this.views.projects(q));
   }
 
+  /** Which agents were looked for, where, and what was found (decisions §5.1). */
+  async agents(): Promise<AgentStatus[]> {
+    await this.ensureData(FRESH_MS);
+    return agentStatuses(this.ctx, this.store.kept(), this.loader.lastFound);
+  }
+
   /**
    * Waits for an incremental rescan (decisions §5, revised): new files read whole, appended files
    * from their last offset, shrunk or rewritten ones again from the start. `full` drops everything
@@ -242,6 +252,7 @@ export class UsageService {
       mode: p.mode ?? (await this.zones.currentMode()),
       since: p.since ?? null,
       until: p.until ?? null,
+      agent: p.agent ?? null,
     };
     await this.ensureData(freshMs);
     try {

@@ -52,7 +52,9 @@ export class UsageStore {
     for (const read of reads) {
       const before = this.files.get(read.path);
       const appended = before !== undefined && read.start > 0;
-      if ((before && !appended) || (before && before.tail.length > 0)) rebuild = true;
+      // A file read again whole only needs the index rebuilt when its old requests were in it: an
+      // agent file (agents/agent-file.ts, read whole on every change) without keys is just replaced.
+      if (before && (before.tail.length > 0 || (!appended && before.records.some((r) => r.key !== null)))) rebuild = true;
       this.files.set(read.path, {
         path: read.path,
         size: read.size,
@@ -73,6 +75,7 @@ export class UsageStore {
     else {
       // A new winner changes the kept list of its own file and of the file whose request it beat.
       for (const r of added) {
+        if (r.key === null) continue; // always kept; the index has nothing to decide
         const beaten = this.index.add(r);
         if (beaten !== null) touched.add(beaten.file);
       }

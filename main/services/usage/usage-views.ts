@@ -10,6 +10,7 @@ import { projectsBySession, sessionEntries, type SessionEntry } from './sessions
 import { sliceByWindow, type UsageSlice } from './slice.js';
 import { summarize, type UsageSummary } from './summary.js';
 import { UsageRangeError } from './usage-errors.js';
+import type { UsageRecord } from './types.js';
 import type { UsageStore } from './usage-store.js';
 import { ZoneCalendar } from './zone-calendar.js';
 
@@ -19,6 +20,8 @@ export interface ViewQuery {
   mode: CostMode;
   since: number | null;
   until: number | null;
+  /** Only this coding agent's requests; null (or absent) = every agent. */
+  agent?: string | null;
 }
 
 export const MAX_HOURLY_DAYS = 31;
@@ -69,7 +72,7 @@ export class UsageViews {
 
   daily(q: ViewQuery): DailyEntry[] {
     const v = this.view(q);
-    return (v.daily ??= this.dailyByFile.daily(this.store.keptGroups(), this.calendar(q.zone), q, q.mode));
+    return (v.daily ??= this.dailyByFile.daily(ofAgentGroups(this.store.keptGroups(), q.agent ?? null), this.calendar(q.zone), q, q.mode));
   }
 
   monthly(q: ViewQuery): MonthlyEntry[] {
@@ -121,11 +124,11 @@ export class UsageViews {
       last = until * 24 + 23;
     }
     this.checkVersion();
-    const key = `${q.zone}|${first}|${last}|${q.mode}`;
+    const key = `${q.zone}|${first}|${last}|${q.mode}|${q.agent ?? ''}`;
     let entries = this.hours.get(key);
     if (!entries) {
       if (this.hours.size >= MAX_VIEWS) this.hours.clear();
-      this.hours.set(key, (entries = hourlyEntries(this.store.kept(), cal, first, last, costIn(q.mode))));
+      this.hours.set(key, (entries = hourlyEntries(ofAgent(this.store.kept(), q.agent ?? null), cal, first, last, costIn(q.mode))));
     }
     return entries;
   }
@@ -139,7 +142,7 @@ export class UsageViews {
 
   private view(q: ViewQuery): View {
     this.checkVersion();
-    const key = `${q.zone}|${q.since}|${q.until}|${q.mode}`;
+    const key = `${q.zone}|${q.since}|${q.until}|${q.mode}|${q.agent ?? ''}`;
     let v = this.views.get(key);
     if (!v) {
       if (this.views.size >= MAX_VIEWS) this.views.clear();
@@ -150,7 +153,7 @@ export class UsageViews {
   }
 
   private slice(v: View, q: ViewQuery): UsageSlice {
-    return (v.slice ??= sliceByWindow(this.store.kept(), this.calendar(q.zone), q));
+    return (v.slice ??= sliceByWindow(ofAgent(this.store.kept(), q.agent ?? null), this.calendar(q.zone), q));
   }
 
   private calendar(zone: string): ZoneCalendar {
@@ -161,4 +164,14 @@ export class UsageViews {
     }
     return cal;
   }
+}
+
+/** One agent's requests (null: all of them, the same array). */
+function ofAgent(records: UsageRecord[], agent: string | null): UsageRecord[] {
+  return agent === null ? records : records.filter((r) => r.agent === agent);
+}
+
+/** One agent's files: every file holds one agent's requests, so its first request names it. */
+function ofAgentGroups(groups: UsageRecord[][], agent: string | null): UsageRecord[][] {
+  return agent === null ? groups : groups.filter((g) => g.length > 0 && g[0]!.agent === agent);
 }

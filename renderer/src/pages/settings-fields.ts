@@ -2,10 +2,32 @@
 export interface ConfigField {
   path: string;
   label: string;
-  /** `percent` edits a 0–1 fraction as 1–100; empty stores null (off). */
-  kind: 'text' | 'bool' | 'zone' | 'percent';
+  /** `percent` edits a 0–1 fraction as 1–100; empty stores null (off). `list`: comma-separated, empty removes the key. */
+  kind: 'text' | 'bool' | 'zone' | 'percent' | 'list';
   hint?: string;
+  /** What the server uses when the key is absent (shown as the value then). */
+  fallback?: unknown;
 }
+
+/** Coding agents whose logs the usage service reads (decisions §5.1): on/off and folders. */
+const AGENTS: Array<[id: string, name: string, variable: string, where: string]> = [
+  ['claude', 'Claude Code', 'CLAUDE_CONFIG_DIR', 'the agent dir'],
+  ['codex', 'Codex CLI', 'CODEX_HOME', '~/.codex'],
+  ['gemini', 'Gemini CLI', 'GEMINI_DATA_DIR', '~/.gemini/tmp'],
+  ['opencode', 'OpenCode', 'OPENCODE_DATA_DIR', '~/.local/share/opencode'],
+  ['amp', 'Amp', 'AMP_DATA_DIR', '~/.local/share/amp'],
+  ['qwen', 'Qwen Code', 'QWEN_DATA_DIR', '~/.qwen'],
+  ['pi', 'pi-agent', 'PI_AGENT_DIR', '~/.pi/agent/sessions'],
+  ['openclaw', 'OpenClaw', 'OPENCLAW_DIR', '~/.openclaw'],
+  ['droid', 'Droid', 'DROID_SESSIONS_DIR', '~/.factory/sessions'],
+];
+
+const agentFields: ConfigField[] = AGENTS.flatMap(([id, name, variable, where]): ConfigField[] => [
+  { path: `usage.agents.${id}.enabled`, label: `Read ${name} usage`, kind: 'bool', fallback: true },
+  ...(id === 'claude'
+    ? []
+    : [{ path: `usage.agents.${id}.dirs`, label: `${name} folders`, kind: 'list' as const, hint: `Comma-separated. Empty: $${variable}, else ${where}.` }]),
+]);
 
 export const CONFIG_GROUPS: Array<{ title: string; fields: ConfigField[] }> = [
   {
@@ -22,6 +44,7 @@ export const CONFIG_GROUPS: Array<{ title: string; fields: ConfigField[] }> = [
     title: 'Usage',
     fields: [{ path: 'usage.timezone', label: 'Timezone for grouping by day and hour', kind: 'zone', hint: 'Empty uses the system zone.' }],
   },
+  { title: 'Coding agents (usage)', fields: agentFields },
   {
     title: 'Agent tool',
     fields: [

@@ -33,7 +33,7 @@ describe('GET and PUT /api/config', () => {
     expect(res.body.path).toBe(configFile(app));
     expect(res.body.mtime).toBe(Math.floor((await fs.stat(configFile(app))).mtimeMs));
     const { config } = res.body;
-    expect(config.usage).toEqual({ timezone: 'UTC', cost_mode: 'auto' });
+    expect(config.usage).toEqual({ timezone: 'UTC', cost_mode: 'auto', agents: {} });
     expect(config.future_section).toEqual({ flag: true });
     expect(config.cursor).toMatchObject({ enabled: false, port: 20129, ghost_mode: true });
     expect(config.agent_tool).toEqual({ binary: 'droid', settings_path: '~/.factory/settings.json' });
@@ -86,7 +86,7 @@ describe('GET and PUT /api/config', () => {
     delete config.usage.timezone;
     const res = await app.json('PUT', '/api/config', { config });
     expect(res.status).toBe(200);
-    expect(res.body.config.usage).toEqual({ timezone: '', cost_mode: 'auto' });
+    expect(res.body.config.usage).toEqual({ timezone: '', cost_mode: 'auto', agents: {} });
     expect(res.body.config.future_section).toBeUndefined();
     const text = await readYaml(app);
     expect(text).not.toContain('future_section');

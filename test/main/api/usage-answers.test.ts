@@ -56,6 +56,7 @@ describe('GET /api/usage/projects', () => {
         sessions: 1,
         lastActivity: '2026-01-09T10:00:00.000Z',
         topModel: 'claude-sonnet-4-5-20250929',
+        agent: 'claude',
       },
       {
         projectPath: '/w/api',
@@ -68,6 +69,7 @@ describe('GET /api/usage/projects', () => {
         sessions: 2,
         lastActivity: '2026-01-08T09:00:00.000Z',
         topModel: OPUS,
+        agent: 'claude',
       },
     ]);
     expect(body.projects[1].cost).toBeCloseTo(sonnet(1000, 100, 10, 20, 5000) + opus(20_000, 4000), 12);
@@ -114,6 +116,7 @@ describe('GET /api/usage/sessions: sort, order, project, model', () => {
       cost: expect.any(Number),
       modelsUsed: [SONNET],
       version: '2.0.40',
+      agent: 'claude',
     });
     expect(body.sessions[0].modelsUsed).toEqual([`${OPUS}-fast`, SONNET]);
   });

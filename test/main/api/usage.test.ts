@@ -55,6 +55,7 @@ describe('GET /api/usage/* answers', () => {
       dateRange: { from: '2026-01-08', to: '2026-01-09' },
       modelsUsed: [SONNET, 'mystery-1'],
       unpricedModels: ['mystery-1'],
+      agents: ['claude'],
     });
   });
 

@@ -134,7 +134,7 @@ describe('warm answers', () => {
     const clock = new ManualClock(T0);
     await runOnce(clock);
     const saved = await markSavedAnswer('saved');
-    expect(saved.build).toMatch(/^\d+\.\d+\.\d+\S* \S+ usage-cache-7$/);
+    expect(saved.build).toMatch(/^\d+\.\d+\.\d+\S* \S+ usage-cache-8$/);
     const [, prices, format] = saved.build.split(' ');
     await fs.writeFile(answersFile(), JSON.stringify({ ...saved, build: `0.0.0-older ${prices} ${format}` }));
     const { first } = await start(clock);
@@ -149,7 +149,7 @@ describe('warm answers', () => {
     await runOnce(clock);
     const saved = await markSavedAnswer('saved');
     const [version, prices] = saved.build.split(' ');
-    for (const build of [`${version} ${prices}`, `${version} ${prices} usage-cache-5`]) {
+    for (const build of [`${version} ${prices}`, `${version} ${prices} usage-cache-6`]) {
       await fs.writeFile(answersFile(), JSON.stringify({ ...saved, build }));
       const { first } = await start(clock);
       expect(JSON.parse(first.body).inputTokens).toBe(100);

@@ -54,7 +54,7 @@ describe('switchboard usage (child process)', () => {
       ['2026-01-08', 20_000, 4000],
       ['2026-02-09', 10, 10],
     ]);
-    expect(Object.keys(body.daily[0]).sort()).toEqual(['cacheReadTokens', 'cacheWriteTokens', 'cost', 'date', 'inputTokens', 'modelBreakdown', 'modelsUsed', 'outputTokens']);
+    expect(Object.keys(body.daily[0]).sort()).toEqual(['agents', 'cacheReadTokens', 'cacheWriteTokens', 'cost', 'date', 'inputTokens', 'modelBreakdown', 'modelsUsed', 'outputTokens']);
     await fs.stat(path.join(dir, 'home', '.cache', 'usage-cache.json'));
   }, 90_000);
 

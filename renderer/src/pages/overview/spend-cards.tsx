@@ -1,3 +1,4 @@
+import { AgentShareCard } from './agent-share-card.js';
 import { useMemo } from 'preact/hooks';
 import { api } from '../../api.js';
 import type { UsageSummary } from '../../api-types.js';
@@ -30,7 +31,7 @@ export function SpendCards(props: { scan: ScanState }) {
   const day = useResource(() => when(() => api.usageSummary(range({ from: today, to: today }))), [known, today]);
   const last7 = useResource(() => later(() => api.usageSummary(range(week))), [known, today, settled]);
   const mon = useResource(() => later(() => api.usageSummary(range(month))), [known, today, settled]);
-  const daily = useResource(() => later(() => api.usageDaily(range(thirty))), [known, today, settled]);
+  const daily = useResource(() => later(() => api.usageDaily({ ...range(thirty), by: 'agent' })), [known, today, settled]);
   const models = useResource(() => later(() => api.usageModels(range(week))), [known, today, settled]);
   useLiveReload(['usage-refreshed'], () => [day, last7, mon, daily, models].forEach((r) => void r.reload()), 60_000);
   const points = useMemo(() => (daily.data ? fillDays(daily.data.daily, thirty.from, thirty.to) : null), [daily.data, thirty.from, thirty.to]);
@@ -66,6 +67,7 @@ export function SpendCards(props: { scan: ScanState }) {
         {points ? <Sparkline points={points} label={`Cost per day, ${thirty.from} to ${thirty.to}`} /> : daily.loading ? wait : null}
         <ErrorNotice error={daily.error} />
       </div>
+      {daily.data ? <AgentShareCard daily={daily.data.daily} /> : null}
       <div class="card" data-testid="top-model">
         <h2 class="card-label">Top model, 7 days</h2>
         {top ? (

@@ -28,7 +28,8 @@ const columns: Column<Session>[] = [
   { key: 'cw', label: 'Cache write', numeric: true, render: (s) => formatInt(s.cacheWriteTokens) },
   { key: 'cr', label: 'Cache read', numeric: true, render: (s) => formatInt(s.cacheReadTokens) },
   { key: 'models', label: 'Models', render: (s) => <span class="models">{s.modelsUsed.map((m) => <code class="model" key={m}>{m}</code>)}</span> },
-  { key: 'version', label: 'Client', render: (s) => s.version || '—' },
+  // Claude Code sessions show their version, as before; another agent's show which agent it was.
+  { key: 'version', label: 'Client', render: (s) => (s.agent === 'claude' ? s.version || '—' : <code>{s.agent}</code>) },
 ];
 
 const sessionExport: ExportColumn<Session>[] = [

@@ -5,6 +5,8 @@ export interface UsageFilter {
   from: string;
   to: string;
   zone: string;
+  /** A coding agent's id; absent = every agent. */
+  agent?: string;
 }
 
 function shift(day: string, days: number): string {
@@ -31,7 +33,8 @@ const PRESETS: Array<[Preset, string]> = [
   ['all', 'All time'],
 ];
 
-export function UsageFilters(props: { value: UsageFilter; onChange: (f: UsageFilter) => void }) {
+/** `agents`: the ids to offer (agents with data); the filter shows when there are two or more. */
+export function UsageFilters(props: { value: UsageFilter; onChange: (f: UsageFilter) => void; agents?: string[] }) {
   const zones = useMemo(() => {
     const list = Intl.supportedValuesOf('timeZone');
     const sys = systemTimeZone();
@@ -60,6 +63,19 @@ export function UsageFilters(props: { value: UsageFilter; onChange: (f: UsageFil
           ))}
         </select>
       </div>
+      {props.agents && props.agents.length > 1 ? (
+        <div class="field">
+          <label for="usage-agent">Agent</label>
+          <select id="usage-agent" value={v.agent ?? ''} onChange={(e) => set({ agent: e.currentTarget.value || undefined })}>
+            <option value="">All agents</option>
+            {props.agents.map((a) => (
+              <option key={a} value={a}>
+                {a}
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : null}
       <div class="segmented" role="group" aria-label="Quick ranges">
         {PRESETS.map(([preset, label]) => {
           const range = presetRange(preset, v.zone);

@@ -6,7 +6,8 @@ import { compactDay, systemTimeZone } from '../../lib/format.js';
 import { useLiveReload } from '../../lib/live.js';
 import { useAction } from '../../lib/use-action.js';
 import { pending, useResource } from '../../lib/use-resource.js';
-import type { DailyEntry, HourlyEntry, Insights, ModelEntry, MonthlyEntry, ProjectEntry, UsageSummary } from '../../api-types.js';
+import type { AgentStatus, DailyEntry, HourlyEntry, Insights, ModelEntry, MonthlyEntry, ProjectEntry, UsageSummary } from '../../api-types.js';
+import { AgentBreakdownChart } from './agent-breakdown.js';
 import { AnomalyList } from './anomaly-list.js';
 import { ProjectsTable } from './projects-table.js';
 import { NoTranscripts, noTranscripts } from './no-transcripts.js';
@@ -37,6 +38,7 @@ export function UsagePage() {
     since: filter.from ? compactDay(filter.from) : undefined,
     until: filter.to ? compactDay(filter.to) : undefined,
     tz: filter.zone,
+    ...(filter.agent ? { agent: filter.agent } : {}),
   };
   const [statusTick, setStatusTick] = useState(0);
   const cache = useResource(api.usageStatus, [version, statusTick]);
@@ -48,11 +50,17 @@ export function UsagePage() {
   const guard = <T,>(f: () => Promise<T>) => (valid && zoneKnown ? f() : pending<T>());
   const whenReady = <T,>(f: () => Promise<T>) => (ready ? guard(f) : pending<T>());
   const summary = useResource(() => guard(() => api.usageSummary(query)), deps);
-  const daily = useResource(() => whenReady(() => api.usageDaily(query)), deps);
+  const daily = useResource(() => whenReady(() => api.usageDaily({ ...query, by: 'agent' })), deps);
+  // Agents with data, for the filter (every agent's, whatever the filter shows now).
+  const agents = useResource(() => (ready ? api.usageAgents() : pending<{ agents: AgentStatus[] }>()), [version, ready]);
+  const agentIds = (agents.data?.agents ?? []).filter((a) => a.records > 0).map((a) => a.id);
   const monthly = useResource(() => whenReady(() => api.usageMonthly(query)), deps);
   const models = useResource(() => whenReady(() => api.usageModels(query)), deps);
   const insights = useResource(() => whenReady(() => api.usageInsights(query)), deps);
-  const hourly = useResource(() => (zoneKnown && ready ? api.usageHourly({ tz: filter.zone }) : pending<{ hourly: HourlyEntry[] }>()), [filter.zone, version, zoneKnown, ready]);
+  const hourly = useResource(
+    () => (zoneKnown && ready ? api.usageHourly({ tz: filter.zone, ...(filter.agent ? { agent: filter.agent } : {}) }) : pending<{ hourly: HourlyEntry[] }>()),
+    [filter.zone, filter.agent, version, zoneKnown, ready],
+  );
   const projects = useResource(() => whenReady(() => api.usageProjects(query)), deps);
   const refresh = useAction(api.usageRefresh);
   const [selection, setSelection] = useState<SessionSelection>({});
@@ -83,7 +91,7 @@ export function UsagePage() {
 
   return (
     <>
-      <PageHeader title="Usage" subtitle="Tokens and cost from the agent's local transcripts.">
+      <PageHeader title="Usage" subtitle="Tokens and cost from your coding agents' local logs.">
         <span class="muted" data-testid="cache-age">
           {scanning ? 'Reading transcripts…' : cache.data?.cached ? `Data cached ${cache.data.cacheAgeHuman ?? ''} ago` : cache.data ? 'Not cached yet' : ''}
         </span>
@@ -98,6 +106,7 @@ export function UsagePage() {
       <ErrorNotice error={refresh.error} context="Refresh" onDismiss={refresh.clear} />
       {refresh.result ? <Notice tone="success" onDismiss={refresh.clear}>{refresh.result.message}</Notice> : null}
       <UsageFilters
+        agents={agentIds}
         value={filter}
         onChange={(f) => {
           setTouched(true);
@@ -149,6 +158,7 @@ function UsageFigures(props: {
       <ErrorNotice error={summary.error} context="Summary" />
       {summary.data ? <UsageCards summary={summary.data} /> : summary.loading ? <Loading what="usage" /> : null}
       <Block res={daily} render={(d) => <DailyChart daily={d.daily} />} />
+      <Block res={daily} render={(d) => <AgentBreakdownChart daily={d.daily} />} />
       <div class="grid-2">
         <Block res={hourly} render={(d) => <HourlyChart hourly={d.hourly} zone={props.zone} />} />
         <Block res={monthly} render={(d) => <MonthlyChart monthly={d.monthly} from={props.from} to={props.to} />} />

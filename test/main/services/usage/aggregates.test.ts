@@ -39,6 +39,8 @@ describe('daily and monthly', () => {
         cost: 4.5,
         modelsUsed: [OPUS, SONNET],
         modelBreakdown: { [OPUS]: { inputTokens: 10, outputTokens: 200, cost: 3 }, [SONNET]: { inputTokens: 100, outputTokens: 50, cost: 1.5 } },
+        agents: ['claude'],
+        agentBreakdown: { claude: { inputTokens: 110, outputTokens: 250, cacheReadTokens: 2500, cacheWriteTokens: 1000, totalTokens: 3860, cost: 4.5 } },
       },
       {
         date: '2025-11-04',
@@ -49,8 +51,10 @@ describe('daily and monthly', () => {
         cost: 0.25,
         modelsUsed: [SONNET, 'mystery-model'],
         modelBreakdown: { [SONNET]: { inputTokens: 1, outputTokens: 1, cost: 0.25 }, 'mystery-model': { inputTokens: 40, outputTokens: 0, cost: 0 } },
+        agents: ['claude'],
+        agentBreakdown: { claude: { inputTokens: 41, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 400, totalTokens: 442, cost: 0.25 } },
       },
-      { date: '2025-12-01', inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, cost: 0, modelsUsed: [], modelBreakdown: {} },
+      { date: '2025-12-01', inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, cost: 0, modelsUsed: [], modelBreakdown: {}, agents: ['claude'], agentBreakdown: { claude: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, totalTokens: 0, cost: 0 } } },
     ]);
   });
 
@@ -61,7 +65,7 @@ describe('daily and monthly', () => {
       ['2025-11-30', 0, 0],
     ]);
     expect(monthlyEntries(daily)).toEqual([
-      { month: '2025-11', inputTokens: 151, outputTokens: 251, cacheReadTokens: 2500, cacheWriteTokens: 1400, cost: 4.75 },
+      { month: '2025-11', inputTokens: 151, outputTokens: 251, cacheReadTokens: 2500, cacheWriteTokens: 1400, cost: 4.75, agents: ['claude'], agentBreakdown: { claude: { inputTokens: 151, outputTokens: 251, cacheReadTokens: 2500, cacheWriteTokens: 1400, totalTokens: 4302, cost: 4.75 } } },
     ]);
   });
 
@@ -85,6 +89,8 @@ describe('summary', () => {
       dateRange: { from: '2025-11-03', to: '2025-12-01' },
       modelsUsed: [OPUS, SONNET, 'mystery-model'],
       unpricedModels: ['mystery-model'],
+      agents: ['claude'],
+      agentBreakdown: { claude: { inputTokens: 151, outputTokens: 251, cacheReadTokens: 2500, cacheWriteTokens: 1400, totalTokens: 4302, cost: 4.75 } },
     });
   });
 
@@ -116,9 +122,9 @@ describe('models', () => {
 describe('sessions', () => {
   it('lists sessions newest first with the newest version and the cwd as project', () => {
     expect(sessionEntries(slice('UTC'))).toEqual([
-      { sessionId: 's2', projectPath: '/w/two', lastActivity: '2025-12-01T00:30:00.000Z', inputTokens: 10, outputTokens: 200, cacheReadTokens: 500, cacheWriteTokens: 0, totalTokens: 710, cost: 3, modelsUsed: [OPUS], version: '2.0.40' },
-      { sessionId: 's3', projectPath: '-w-three', lastActivity: '2025-11-04T03:00:00.000Z', inputTokens: 40, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, totalTokens: 40, cost: 0, modelsUsed: ['mystery-model'], version: '2.0.40' },
-      { sessionId: 's1', projectPath: '/home/dev/app', lastActivity: '2025-11-04T02:00:00.000Z', inputTokens: 101, outputTokens: 51, cacheReadTokens: 2000, cacheWriteTokens: 1400, totalTokens: 3552, cost: 1.75, modelsUsed: [SONNET], version: '2.0.41' },
+      { sessionId: 's2', projectPath: '/w/two', lastActivity: '2025-12-01T00:30:00.000Z', inputTokens: 10, outputTokens: 200, cacheReadTokens: 500, cacheWriteTokens: 0, totalTokens: 710, cost: 3, modelsUsed: [OPUS], version: '2.0.40', agent: 'claude' },
+      { sessionId: 's3', projectPath: '-w-three', lastActivity: '2025-11-04T03:00:00.000Z', inputTokens: 40, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, totalTokens: 40, cost: 0, modelsUsed: ['mystery-model'], version: '2.0.40', agent: 'claude' },
+      { sessionId: 's1', projectPath: '/home/dev/app', lastActivity: '2025-11-04T02:00:00.000Z', inputTokens: 101, outputTokens: 51, cacheReadTokens: 2000, cacheWriteTokens: 1400, totalTokens: 3552, cost: 1.75, modelsUsed: [SONNET], version: '2.0.41', agent: 'claude' },
     ]);
   });
 
@@ -136,7 +142,7 @@ describe('hourly', () => {
     const first = parseCompactDate('20251103')! * 24;
     const hours = hourlyEntries(records, cal, first, first + 23);
     expect(hours).toHaveLength(24);
-    expect(hours[0]).toEqual({ hour: '2025-11-03 00:00', inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, cost: 0, modelsUsed: [] });
+    expect(hours[0]).toEqual({ hour: '2025-11-03 00:00', inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, cost: 0, modelsUsed: [], agents: [], agentBreakdown: {} });
     expect(hours[10]).toMatchObject({ hour: '2025-11-03 10:00', inputTokens: 100, cacheWriteTokens: 1000, cost: 1.5, modelsUsed: [SONNET] });
     expect(hours[23]).toMatchObject({ hour: '2025-11-03 23:00', outputTokens: 200, modelsUsed: [OPUS] });
   });

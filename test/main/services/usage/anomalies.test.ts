@@ -10,6 +10,8 @@ const day = (date: string, d: Partial<DailyEntry>): DailyEntry => ({
   cacheWriteTokens: 0,
   cost: 0,
   modelsUsed: [],
+  agents: [],
+  agentBreakdown: {},
   modelBreakdown: {},
   ...d,
 });

@@ -1,0 +1,36 @@
+import fs from 'node:fs';
+import type { Pricing } from '../pricing.js';
+import type { FileRead } from '../scan-file.js';
+import { loaderOf } from './registry.js';
+
+/**
+ * The largest agent file read. Agent files are read whole (JSON documents, or JSONL whose counting
+ * carries state from the first line), so a larger one is skipped and counted as oversized.
+ */
+export const MAX_AGENT_FILE_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Reads one agent file whole into the scanner's shape. Its offset stays 0, so the next change
+ * (an append included) reads it whole again: codex's deltas depend on every earlier line.
+ */
+export function readAgentFile(task: { path: string; agent: string; flags?: string }, pricing: Pricing): FileRead {
+  const loader = loaderOf(task.agent);
+  if (loader === undefined) throw new Error(`no loader for agent ${task.agent}`);
+  const fd = fs.openSync(task.path, 'r');
+  try {
+    const stat = fs.fstatSync(fd);
+    const read: FileRead = { path: task.path, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, start: 0, offset: 0, records: [], tail: [], malformed: 0, tailMalformed: 0, oversized: 0, fingerprint: '' };
+    if (stat.size > MAX_AGENT_FILE_BYTES) {
+      read.oversized = 1;
+      return read;
+    }
+    const text = fs.readFileSync(fd, 'utf8');
+    const found = loader.read({ path: task.path, text, mtimeMs: stat.mtimeMs, flags: task.flags ?? '' });
+    for (const r of found.records) r.cost = pricing.costOf(r);
+    read.records = found.records;
+    read.malformed = found.malformed;
+    return read;
+  } finally {
+    fs.closeSync(fd);
+  }
+}

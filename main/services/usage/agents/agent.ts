@@ -1,0 +1,93 @@
+import type { UsageRecord } from '../types.js';
+
+/** What one read of one agent file found: the file's requests (unpriced) and its damaged lines or entries. */
+export interface AgentFileRecords {
+  records: UsageRecord[];
+  malformed: number;
+}
+
+/** The facts a loader reads a file with; `mtimeMs` stands in for a missing timestamp, as in ccusage. */
+export interface AgentFile {
+  path: string;
+  text: string;
+  mtimeMs: number;
+  /** Agent options fixed for one scan (codex: the fast tier of its homes). */
+  flags: string;
+}
+
+/**
+ * One coding agent's logs (decisions §5.1): where they are and how a file becomes records.
+ * Loaders are pure functions of a file's text, so they run in scan workers too; the shared part
+ * (discovery, incremental reads, the disk cache, prices, sums) is the same for every agent.
+ */
+export interface AgentLoader {
+  id: string;
+  name: string;
+  /** ccusage's override variable (one path or a comma-separated list). */
+  envVar: string;
+  /** Default folders, relative to the home directory. */
+  defaultDirs: readonly string[];
+  /** The folders searched below one configured dir. */
+  roots(dir: string): string[];
+  /** Files of this agent among those found below its roots. */
+  accepts(file: string): boolean;
+  /** Drops files the agent does not count (codex: an archived copy of a live session). */
+  choose?(files: readonly string[]): Set<string>;
+  /** Options read once per scan from the agent's dirs (codex: `service_tier` in config.toml). */
+  flags?(dirs: readonly string[]): string;
+  read(file: AgentFile): AgentFileRecords;
+}
+
+/** Agents ccusage reads that Switchboard does not (yet): listed by `GET /api/usage/agents` with why. */
+export interface UnsupportedAgent {
+  id: string;
+  name: string;
+  envVar: string;
+  defaultDirs: readonly string[];
+  reason: string;
+}
+
+/** A record with the fields every loader fills the same way; the loader gives the counts. */
+export function agentRecord(agent: string, file: string, offset: number, o: {
+  timestamp: number;
+  model: string | null;
+  inputTokens: number;
+  outputTokens: number;
+  cacheWriteTokens: number;
+  cacheReadTokens: number;
+  extraTokens: number;
+  pricedOnlyTokens?: number;
+  sessionId: string;
+  projectPath?: string | null;
+  key?: string | null;
+  loggedCost?: number | null;
+  fast?: boolean;
+}): UsageRecord {
+  return {
+    agent,
+    extraTokens: o.extraTokens,
+    pricedOnlyTokens: o.pricedOnlyTokens ?? 0,
+    key: o.key ?? null,
+    timestamp: o.timestamp,
+    model: o.model,
+    inputTokens: o.inputTokens,
+    outputTokens: o.outputTokens,
+    cacheWrite5mTokens: o.cacheWriteTokens,
+    cacheWrite1hTokens: 0,
+    cacheReadTokens: o.cacheReadTokens,
+    sidechain: false,
+    fast: o.fast ?? false,
+    sessionId: o.sessionId,
+    projectPath: o.projectPath ?? null,
+    version: null,
+    file,
+    offset,
+    cost: 0,
+    loggedCost: o.loggedCost ?? null,
+  };
+}
+
+/** ccusage drops records whose tokens are all zero. */
+export function hasTokens(r: UsageRecord): boolean {
+  return r.inputTokens + r.outputTokens + r.cacheWrite5mTokens + r.cacheWrite1hTokens + r.cacheReadTokens + r.extraTokens > 0;
+}

@@ -1,0 +1,48 @@
+import path from 'node:path';
+import { agentRecord, hasTokens, type AgentFile, type AgentFileRecords, type AgentLoader } from './agent.js';
+import { count, instant, isObject, parseJson, text, withLoggedTotal } from './fields.js';
+
+/**
+ * OpenCode's file storage (agents-usage.md §4): one `storage/message/<session>/msg_<id>.json`
+ * per message. Its SQLite database (`opencode.db`) is not read yet (docs/usage.md).
+ */
+export const opencode: AgentLoader = {
+  id: 'opencode',
+  name: 'OpenCode',
+  envVar: 'OPENCODE_DATA_DIR',
+  defaultDirs: [path.join('.local', 'share', 'opencode')],
+  roots: (dir) => [path.join(dir, 'storage', 'message')],
+  accepts: (file) => file.endsWith('.json'),
+  read: readOpencode,
+};
+
+/** Reasoning always counts (extra, priced as output); a recorded cost above 0 is the cost. */
+export function readOpencode(file: AgentFile): AgentFileRecords {
+  const m = parseJson(file.text);
+  if (!isObject(m)) return { records: [], malformed: 1 };
+  const id = text(m.id);
+  const model = text(m.modelID);
+  const provider = text(m.providerID);
+  const ts = instant(isObject(m.time) ? m.time.created : undefined);
+  if (id === null || model === null || provider === null || !isObject(m.tokens) || Number.isNaN(ts)) return { records: [], malformed: 0 };
+  const t = m.tokens;
+  const cache = isObject(t.cache) ? t.cache : {};
+  const [input, output, reasoning, read, write] = [t.input, t.output, t.reasoning, cache.read, cache.write].map(count) as [number, number, number, number, number];
+  const { output: out, extra } = withLoggedTotal({ output, extra: reasoning, sum: input + output + reasoning + read + write }, count(t.total));
+  const cost = typeof m.cost === 'number' && Number.isFinite(m.cost) && m.cost > 0 ? m.cost : null;
+  const r = agentRecord('opencode', file.path, 0, {
+    timestamp: ts,
+    model,
+    inputTokens: input,
+    outputTokens: out,
+    cacheWriteTokens: write,
+    cacheReadTokens: read,
+    extraTokens: extra,
+    sessionId: text(m.sessionID) ?? path.basename(path.dirname(file.path)),
+    projectPath: isObject(m.path) ? text(m.path.cwd) : null,
+    // One message, wherever it was found (several roots, a copy): counted once.
+    key: `\u0002opencode\u0000${id}`,
+    loggedCost: cost,
+  });
+  return { records: hasTokens(r) ? [r] : [], malformed: 0 };
+}

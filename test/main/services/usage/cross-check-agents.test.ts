@@ -1,0 +1,119 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../../main/infra/clock.js';
+import { silentLogger } from '../../../../main/infra/logger.js';
+import { createPaths } from '../../../../main/infra/paths.js';
+import { AppConfigStore } from '../../../../main/services/app-config/store.js';
+import { AppEvents } from '../../../../main/services/events.js';
+import { ScanPool } from '../../../../main/services/usage/scan-pool.js';
+import { UsageService } from '../../../../main/services/usage/usage-service.js';
+
+/**
+ * The oracle for every other agent (issue 32): on logs from the project's generator
+ * (`scripts/gen-agents.mjs`), each agent's tokens per day equal `ccusage <agent> daily --json
+ * --offline --timezone <tz>` (ccusage 20.0.24) to the token, in UTC and in a zone that moves
+ * requests across midnight, and costs agree to 1e-9 relative wherever ccusage prices the model.
+ */
+const root = path.resolve(__dirname, '../../../..');
+const generator = path.join(root, 'scripts/gen-agents.mjs');
+const ccusage = path.join(root, 'node_modules/.bin/ccusage');
+const run = promisify(execFile);
+
+interface TheirDay {
+  date: string;
+  inputTokens: number;
+  outputTokens: number;
+  cacheCreationTokens: number;
+  cacheReadTokens: number;
+  totalTokens: number;
+  modelsUsed?: string[];
+  /** codex: per model. */
+  models?: Record<string, unknown>;
+  /** codex names it costUSD, the others totalCost. */
+  costUSD?: number;
+  totalCost?: number;
+}
+
+let dir: string;
+let env: Record<string, string>;
+let service: UsageService;
+let ctxOf: (configDir: string) => ConstructorParameters<typeof UsageService>[0];
+
+beforeAll(async () => {
+  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'switchboard-agents-oracle-'));
+  const corpus = path.join(dir, 'data');
+  await run(process.execPath, [generator, '--out', corpus, '--seed', '7', '--start', '2026-01-03', '--days', '8', '--sessions', '8', '--turns', '24', '--quiet']);
+  env = JSON.parse(await fs.readFile(path.join(corpus, 'gen-agents-manifest.json'), 'utf8')).env;
+  const home = path.join(dir, 'empty-home');
+  await fs.mkdir(home);
+  ctxOf = (configDir) => {
+    const paths = createPaths({ configDir: path.join(dir, configDir), agentDir: path.join(dir, 'no-claude') });
+    return { paths, clock: new ManualClock(), logger: silentLogger, events: new AppEvents(), appConfig: new AppConfigStore(paths.appConfig), env: { HOME: home, ...env } };
+  };
+  service = new UsageService(ctxOf('config'), { pool: null });
+  service.start();
+}, 60_000);
+
+afterAll(async () => {
+  await service?.stop();
+  await fs.rm(dir, { recursive: true, force: true });
+});
+
+async function theirDaily(agent: string, zone: string): Promise<TheirDay[]> {
+  const { stdout } = await run(ccusage, [agent, 'daily', '--offline', '--json', '--timezone', zone], {
+    env: { PATH: process.env.PATH ?? '', HOME: path.join(dir, 'empty-home'), TZ: 'UTC', ...env },
+    maxBuffer: 64 << 20,
+  });
+  return (JSON.parse(stdout) as { daily: TheirDay[] }).daily;
+}
+
+const relative = (a: number, b: number) => (a === b ? 0 : Math.abs(a - b) / Math.max(Math.abs(a), Math.abs(b)));
+
+describe.each(['UTC', 'Asia/Tokyo'])('every agent against ccusage 20.0.24 (%s)', (zone) => {
+  it.each(['codex', 'gemini', 'opencode', 'amp', 'qwen', 'pi', 'openclaw', 'droid'])('%s: tokens per day equal, costs agree', async (agent) => {
+    const [theirs, ours] = await Promise.all([theirDaily(agent, zone), service.daily({ tz: zone, agent })]);
+    expect(theirs.length).toBeGreaterThan(3);
+    const tokens = (d: TheirDay) => [d.date, d.inputTokens, d.outputTokens, d.cacheReadTokens, d.cacheCreationTokens, d.totalTokens];
+    expect(
+      ours.map((d) => {
+        const share = d.agentBreakdown[agent]!;
+        return [d.date, d.inputTokens, d.outputTokens, d.cacheReadTokens, d.cacheWriteTokens, share.totalTokens];
+      }),
+    ).toEqual(theirs.map(tokens));
+    // The same models each day (ccusage lists them in its own order; ours are sorted by name).
+    expect(ours.map((d) => d.modelsUsed)).toEqual(theirs.map((d) => [...(d.modelsUsed ?? Object.keys(d.models ?? {}))].sort()));
+    theirs.forEach((day, i) => {
+      const cost = day.costUSD ?? day.totalCost ?? NaN;
+      expect(relative(ours[i]!.cost, cost), `${agent} ${day.date}: ours ${ours[i]!.cost}, ccusage ${cost}`).toBeLessThan(1e-9);
+    });
+  });
+});
+
+describe('models nobody prices', () => {
+  it('are listed in unpricedModels, not silently counted as 0', async () => {
+    const summary = await service.summary({ tz: 'UTC', agent: 'opencode' });
+    expect(summary.unpricedModels).toEqual(['mystery-coder-7b']);
+    expect(summary.agents).toEqual(['opencode']);
+    const all = await service.summary({ tz: 'UTC' });
+    expect(all.agents).toEqual(['amp', 'codex', 'droid', 'gemini', 'openclaw', 'opencode', 'pi', 'qwen']);
+    expect(all.unpricedModels).toEqual(['mystery-coder-7b', 'unknown']); // qwen lines without a model, as ccusage names them
+  });
+});
+
+describe('scan workers', () => {
+  it('read agent files as the main thread does: the same answers, every agent', async () => {
+    const pooled = new UsageService(ctxOf('config-pool'), { pool: new ScanPool(2), workerThresholdBytes: 0 });
+    pooled.start();
+    try {
+      const ours = await pooled.daily({ tz: 'UTC' });
+      expect(pooled.lastScan()).toMatchObject({ usedWorkers: true });
+      expect(ours).toEqual(await service.daily({ tz: 'UTC' }));
+    } finally {
+      await pooled.stop();
+    }
+  });
+});
