@@ -51,7 +51,11 @@ export async function createServices(ctx: ServiceContext, prebuilt: { usage?: Us
   });
   await tokens.init();
   // Every proxy start re-syncs proxy/config.yaml with the tokens (recreating it if deleted).
-  proxy = new ProxyService(ctx, { prepareConfig: () => tokens.init(), onAddressChange: (from, to) => area.followAddress(from, to) });
+  proxy = new ProxyService(ctx, {
+    prepareConfig: () => tokens.init(),
+    // The address change rewrites the profiles that hold the key: one key step with the token changes.
+    onAddressChange: (from, to) => tokens.serialized(() => area.followAddress(from, to)),
+  });
   const usage = prebuilt.usage ?? new UsageService(ctx);
   const running = proxy;
   return {
