@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
 import os from 'node:os';
 import { findExecutable } from '../infra/find-executable.js';
 import { isClaudeCode, launchSettings } from '../services/profiles/claude-code-launch.js';
@@ -51,7 +52,7 @@ export async function runRun(argv: string[], env: NodeJS.ProcessEnv = process.en
   const executable = await findExecutable(binary, env);
   if (!executable) throw new CliError(`agent '${binary}' not found${binary.includes('/') ? '' : ' on PATH'} (set agent.binary in config.yaml or pass --agent)`);
   const childEnv = agentEnv(profile.data.env, env);
-  if (!isClaudeCode(executable)) return runAgent(executable, args.rest, childEnv, io);
+  if (!isClaudeCode(executable, await fs.realpath(executable).catch(() => executable))) return runAgent(executable, args.rest, childEnv, io);
   const settings = await writeLaunchSettings(launchSettings(vars));
   try {
     return await runAgent(executable, ['--settings', settings.file, ...args.rest], childEnv, io);
