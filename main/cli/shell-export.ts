@@ -1,3 +1,5 @@
+import { envEntryProblem } from '../services/profiles/launch-env.js';
+
 /** The shells `switchboard env` writes for. */
 export const SHELLS = ['bash', 'zsh', 'fish', 'powershell'] as const;
 export type Shell = (typeof SHELLS)[number];
@@ -8,8 +10,6 @@ export interface ExportText {
   skipped: string[];
 }
 
-const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
 /**
  * Lines that set `vars` when evaluated by `shell`, each value in that shell's literal quoting, so
  * quotes, `$`, backticks and newlines in a value stay text. Pure.
@@ -18,7 +18,7 @@ export function exportLines(vars: Record<string, string>, shell: Shell): ExportT
   const lines: string[] = [];
   const skipped: string[] = [];
   for (const [key, value] of Object.entries(vars)) {
-    if (!NAME.test(key) || value.includes('\0')) {
+    if (envEntryProblem(key, value) !== null) {
       skipped.push(key);
       continue;
     }

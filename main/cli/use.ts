@@ -1,3 +1,4 @@
+import { FileLockBusyError } from '../infra/inter-process-lock.js';
 import { SettingsError } from '../services/settings/errors.js';
 import { CliError } from './args.js';
 import { processIo, terminalIo, type CliIo } from './io.js';
@@ -26,7 +27,7 @@ export async function runUse(argv: string[], env: NodeJS.ProcessEnv = process.en
   try {
     await source.configured((p) => p.setDefault(profile.name));
   } catch (err) {
-    if (err instanceof SettingsError) throw new CliError(err.message);
+    if (err instanceof SettingsError || err instanceof FileLockBusyError) throw new CliError(err.message);
     throw err;
   }
   const card = (await source.profiles.list()).profiles.find((p) => p.name === profile.name);

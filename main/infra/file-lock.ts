@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { acquireInterProcessLock } from './inter-process-lock.js';
 
 const tails = new Map<string, Promise<unknown>>();
 
@@ -16,4 +17,19 @@ export function serializeFile<T>(file: string, task: () => Promise<T>): Promise<
     if (tails.get(key) === tail) tails.delete(key);
   });
   return run;
+}
+
+/**
+ * `serializeFile` plus the inter-process lock (issue 27.4): for every file of `{config_dir}`,
+ * which the app and the terminal commands both write. The whole read-check-write runs under it.
+ */
+export function lockFile<T>(file: string, task: () => Promise<T>): Promise<T> {
+  return serializeFile(file, async () => {
+    const release = await acquireInterProcessLock(file);
+    try {
+      return await task();
+    } finally {
+      await release();
+    }
+  });
 }

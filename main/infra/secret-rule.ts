@@ -21,11 +21,22 @@ export function keyWords(key: string): string[] {
     .filter((word) => word !== '');
 }
 
-/** decisions §2: any word is a secret word, unless the last word names a place (URL, PORT, ...). */
+/** `MAX_TOKENS`, `TOKEN_LIMIT`: with one of these words, TOKEN/TOKENS counts tokens instead of being one. */
+const COUNT_WORDS = new Set(['MAX', 'MIN', 'LIMIT', 'BUDGET', 'COUNT', 'THINKING']);
+const TOKEN_WORDS = new Set(['TOKEN', 'TOKENS']);
+
+/**
+ * decisions §2: any word is a secret word, unless the last word names a place (URL, PORT, ...),
+ * or the only secret words are TOKEN/TOKENS beside a count word (`CLAUDE_CODE_MAX_OUTPUT_TOKENS`
+ * is a number; `MAX_AUTH_TOKENS` stays a secret: AUTH is not a token word).
+ */
 export function isSensitiveKey(key: string): boolean {
   const words = keyWords(key).map((word) => word.toUpperCase());
   if (words.length === 0 || PLACE_WORDS.has(words[words.length - 1]!)) return false;
-  return words.some((word) => SENSITIVE_WORDS.has(word));
+  const secretWords = words.filter((word) => SENSITIVE_WORDS.has(word));
+  if (secretWords.length === 0) return false;
+  const countsTokens = secretWords.every((word) => TOKEN_WORDS.has(word)) && words.some((word) => COUNT_WORDS.has(word));
+  return !countsTokens;
 }
 
 /** `scheme://<authority>`: the authority runs to the first `/`, `?` or `#`. */

@@ -60,8 +60,9 @@ export async function createServices(ctx: ServiceContext, prebuilt: { usage?: Us
   // Every proxy start re-syncs proxy/config.yaml with the tokens (recreating it if deleted).
   proxy = new ProxyService(ctx, {
     prepareConfig: () => tokens.init(),
-    onAddressChange: (from, to) => area.followAddress(from, to),
-    onRestartKeyChange: (oldKey, newKey) => area.followApiKey(oldKey, newKey),
+    // The address change rewrites the profiles that hold the key: one key step with the token changes.
+    onAddressChange: (from, to) => tokens.serialized(() => area.followAddress(from, to)),
+    onRestartKeyChange: (oldKey, newKey) => tokens.serialized(() => area.followApiKey(oldKey, newKey)),
   });
   const usage = prebuilt.usage ?? new UsageService(ctx);
   const running = proxy;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { writeFileAtomic } from '../../infra/atomic-write.js';
 import { writeBackup } from '../../infra/backup.js';
 import { READ_LIMITS } from '../../infra/bounded-read.js';
-import { serializeFile } from '../../infra/file-lock.js';
+import { lockFile } from '../../infra/file-lock.js';
 import { isNotFound } from '../../infra/file-stat.js';
 import { isRecord } from '../../infra/json-checks.js';
 import { readOwnFile } from '../../infra/no-follow.js';
@@ -65,15 +65,15 @@ export class AuthStore {
   async write(file: string, record: AuthRecord): Promise<void> {
     if (!isAuthFileName(file)) throw new Error(`not an auth file name: ${file}`);
     await this.files.secure();
-    await serializeFile(path.join(this.directory, file), () => this.writeNow(file, record));
+    await lockFile(path.join(this.directory, file), () => this.writeNow(file, record));
   }
 
   /**
-   * Read-modify-write under the file's in-process lock; `mutate` answers the new record, or null
+   * Read-modify-write under the file's lock (in-process and between processes: the CLI writes here too); `mutate` answers the new record, or null
    * to leave the file as it is. Answers the record now on disk (null when the file is gone).
    */
   async update(file: string, mutate: (current: AuthRecord) => AuthRecord | null | Promise<AuthRecord | null>): Promise<AuthRecord | null> {
-    return serializeFile(path.join(this.directory, file), async () => {
+    return lockFile(path.join(this.directory, file), async () => {
       const current = await this.read(file);
       if (!current) return null;
       const next = await mutate(current.record);
@@ -86,7 +86,7 @@ export class AuthStore {
   /** Copies the file into backups/auth/ and removes it; answers the backup's path. */
   async remove(file: string): Promise<string> {
     const full = path.join(this.directory, file);
-    return serializeFile(full, async () => {
+    return lockFile(full, async () => {
       const bytes = await readOwnFile(full, READ_LIMITS.authFile);
       const backup = await writeBackup(bytes, { backupsDir: this.paths.backupsAuthDir, home: this.paths.configDir, base: file.replace(/\.json$/, ''), suffix: '.json', keep: BACKUPS_KEPT });
       try {

@@ -1,7 +1,7 @@
 import YAML, { isMap, LineCounter, type Document, type YAMLError } from 'yaml';
 import type { z } from 'zod';
 import { writeFileAtomic } from '../../infra/atomic-write.js';
-import { serializeFile } from '../../infra/file-lock.js';
+import { lockFile } from '../../infra/file-lock.js';
 import { advanceMtime } from '../../infra/mtime-advance.js';
 import { readOwnText } from '../../infra/no-follow.js';
 import { errorMessage, isNotFound } from '../../infra/file-stat.js';
@@ -59,7 +59,7 @@ export class AppConfigStore {
     mutate: (doc: Document, current: ConfigSnapshot) => T | Promise<T>,
     options: UpdateOptions = {},
   ): Promise<{ result: T; snapshot: ConfigSnapshot }> {
-    return serializeFile(this.file, async () => {
+    return lockFile(this.file, async () => {
       const loaded = await this.load();
       const { doc } = loaded;
       const current = { config: this.validate(loaded), mtime: loaded.mtime };

@@ -1,5 +1,5 @@
 import { writeFileAtomic } from '../../infra/atomic-write.js';
-import { serializeFile } from '../../infra/file-lock.js';
+import { lockFile } from '../../infra/file-lock.js';
 import { readTextIfExists } from '../../infra/file-stat.js';
 import type { BridgeSection } from '../app-config/schema.js';
 import { isRecord } from '../../infra/json-checks.js';
@@ -11,7 +11,7 @@ import { isRecord } from '../../infra/json-checks.js';
  * bridge owns; whatever else the user put there stays.
  */
 export async function writeClientProfile(file: string, settings: BridgeSection, port: number, token: string): Promise<void> {
-  await serializeFile(file, async () => {
+  await lockFile(file, async () => {
     const current = parseObject(await readTextIfExists(file));
     const env = { ...(isRecord(current.env) ? current.env : {}), ...bridgeEnv(settings, port, token) };
     await writeFileAtomic(file, `${JSON.stringify({ ...current, env }, null, 2)}\n`, { mode: 0o600 });

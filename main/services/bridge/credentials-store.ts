@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../../infra/atomic-write.js';
-import { serializeFile } from '../../infra/file-lock.js';
+import { lockFile } from '../../infra/file-lock.js';
 import { readTextIfExists } from '../../infra/file-stat.js';
 import { ensureOwnDir } from '../../infra/no-follow.js';
 import { parseStoredCredentials, type BridgeCredentials } from './credentials.js';
@@ -34,12 +34,12 @@ export class CredentialsStore {
   async write(creds: BridgeCredentials): Promise<void> {
     await this.ensureDir();
     const body = JSON.stringify(creds, null, 2) + '\n';
-    await serializeFile(this.files.credentials, () => writeFileAtomic(this.files.credentials, body, { mode: 0o600, dirMode: 0o700 }));
+    await lockFile(this.files.credentials, () => writeFileAtomic(this.files.credentials, body, { mode: 0o600, dirMode: 0o700 }));
   }
 
   /** The token clients of the daemon must send; created (random, 0600) the first time it is needed. */
   async daemonToken(): Promise<string> {
-    return serializeFile(this.files.daemonToken, async () => {
+    return lockFile(this.files.daemonToken, async () => {
       const existing = (await readTextIfExists(this.files.daemonToken))?.trim();
       if (existing && existing.length >= 32) return existing;
       await this.ensureDir();

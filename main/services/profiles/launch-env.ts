@@ -26,6 +26,19 @@ export function launchEnv(profileEnv: unknown): Record<string, string> {
   return Object.fromEntries(out);
 }
 
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * The one rule for what an environment can hold (issue 27.12), for `switchboard env` and
+ * `switchboard run` alike: a key must be a shell variable name (`FOO=BAR` would set FOO in a
+ * child), and no value may hold a NUL (the OS cuts the string there). Null when the entry is fine.
+ */
+export function envEntryProblem(key: string, value: string): string | null {
+  if (!VARIABLE_NAME.test(key)) return 'not a variable name';
+  if (value.includes('\0')) return 'its value holds a NUL';
+  return null;
+}
+
 /** The whole environment of the agent: the caller's, with the profile's on top. */
 export function agentEnv(profileEnv: unknown, callerEnv: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return { ...callerEnv, ...launchEnv(profileEnv) };

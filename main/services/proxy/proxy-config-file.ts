@@ -3,7 +3,8 @@ import { writeFileAtomic } from '../../infra/atomic-write.js';
 import { writeBackup } from '../../infra/backup.js';
 import { FileTooLargeError, READ_LIMITS, readTextBounded } from '../../infra/bounded-read.js';
 import type { Clock } from '../../infra/clock.js';
-import { serializeFile } from '../../infra/file-lock.js';
+import { lockFile } from '../../infra/file-lock.js';
+import { FileLockBusyError } from '../../infra/inter-process-lock.js';
 import { errorMessage, isNotFound } from '../../infra/file-stat.js';
 import { advanceMtime } from '../../infra/mtime-advance.js';
 import { readOwnText } from '../../infra/no-follow.js';
@@ -59,7 +60,7 @@ export class ProxyConfigFile {
       if (err instanceof ProxyConfigError) throw new ProxyError('invalid-yaml', err.message);
       throw err;
     }
-    const { written, from } = await serializeFile(file, async () => {
+    const { written, from } = await lockFile(file, async () => {
       const before = await readCurrent(file);
       if (expectedMtime !== undefined && (before?.mtime ?? null) !== expectedMtime) {
         throw new ProxyError('conflict', 'proxy/config.yaml changed since it was read', before?.mtime);
@@ -76,6 +77,9 @@ export class ProxyConfigFile {
       } catch (err) {
         throw new ProxyError('write-failed', errorMessage(err));
       }
+    }).catch((err: unknown) => {
+      if (err instanceof FileLockBusyError) throw new ProxyError('write-failed', err.message);
+      throw err;
     });
     // Outside the file's lock: the hook writes profile files, never this one.
     const updatedProfiles = from ? await this.onAddressChange(from, to) : [];

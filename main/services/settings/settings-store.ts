@@ -4,7 +4,8 @@ import { writeFileAtomic, type AtomicWriteOptions } from '../../infra/atomic-wri
 import { openOwnFile } from '../../infra/no-follow.js';
 import { writeBackup } from '../../infra/backup.js';
 import type { Clock } from '../../infra/clock.js';
-import { serializeFile } from '../../infra/file-lock.js';
+import { lockFile } from '../../infra/file-lock.js';
+import { FileLockBusyError } from '../../infra/inter-process-lock.js';
 import { errorMessage, isNotFound, toMtime } from '../../infra/file-stat.js';
 import { advanceMtime } from '../../infra/mtime-advance.js';
 import type { Paths } from '../../infra/paths.js';
@@ -80,11 +81,15 @@ export class SettingsStore {
   /** Runs `plan` against the current file under the file's lock and writes what it returns. */
   async update<T>(profile: string, plan: UpdatePlan<T>): Promise<{ result: T; write: WriteOutcome }> {
     const file = this.fileOf(profile);
-    return serializeFile(file, async () => {
+    return lockFile(file, async () => {
       const current = await readSnapshot(file);
       const { next, result } = plan(current);
       const write = await this.write(profile, file, current, `${JSON.stringify(next, null, 2)}\n`);
       return { result, write };
+    }).catch((err: unknown) => {
+      // Another process kept the file's lock for the whole wait: a write that could not be made.
+      if (err instanceof FileLockBusyError) throw new SettingsError('write-failed', err.message);
+      throw err;
     });
   }
 
@@ -95,7 +100,7 @@ export class SettingsStore {
    */
   async remove(profile: string): Promise<{ backupPath: string } | null> {
     const file = this.fileOf(profile);
-    return serializeFile(file, async () => {
+    return lockFile(file, async () => {
       const current = await readSnapshot(file);
       if (!current) return null;
       try {

@@ -1,7 +1,7 @@
 import YAML, { isMap, type Document } from 'yaml';
 import { writeFileAtomic } from '../../infra/atomic-write.js';
 import { writeBackup } from '../../infra/backup.js';
-import { serializeFile } from '../../infra/file-lock.js';
+import { lockFile } from '../../infra/file-lock.js';
 import { errorMessage, readTextIfExists } from '../../infra/file-stat.js';
 import type { Paths } from '../../infra/paths.js';
 
@@ -35,7 +35,7 @@ export type ProxyAuthSyncOutcome = 'created' | 'updated' | 'unchanged';
  * written atomically with mode 0600 (it holds secrets).
  */
 export async function writeProxyAuth(paths: Paths, auth: ProxyAuth, now: Date = new Date()): Promise<ProxyAuthSyncOutcome> {
-  return serializeFile(paths.proxyConfig, async () => {
+  return lockFile(paths.proxyConfig, async () => {
     const before = await readTextIfExists(paths.proxyConfig);
     let text: string;
     if (before === null) {

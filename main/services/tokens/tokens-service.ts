@@ -53,6 +53,8 @@ export interface TokensServiceOptions {
 export class TokensService {
   private readonly isProxyRunning: () => boolean;
   private readonly onApiKeyChange: (oldKey: string, newKey: string) => Promise<string[]>;
+  /** The tail of the key steps (issue 27.3): each runs after the previous one has settled. */
+  private keyStep: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -67,13 +69,26 @@ export class TokensService {
    * not keep the app (and the dashboard that can fix it) from starting, so it is only logged.
    */
   async init(): Promise<void> {
-    try {
-      const view = await this.ensureDefaults();
-      await this.syncProxyConfig(view);
-    } catch (err) {
-      if (!(err instanceof ConfigFileError)) throw err;
-      this.ctx.logger.warn(`tokens not initialised: ${err.message}`);
-    }
+    await this.serialized(async () => {
+      try {
+        const view = await this.ensureDefaults();
+        await this.syncProxyConfig(view);
+      } catch (err) {
+        if (!(err instanceof ConfigFileError)) throw err;
+        this.ctx.logger.warn(`tokens not initialised: ${err.message}`);
+      }
+    });
+  }
+
+  /**
+   * Runs `task` as one key step: no token change (nor another step) runs meanwhile, so what it
+   * reads of the key stays true until it ends. For the proxy address change, which rewrites the
+   * profiles that hold the key.
+   */
+  serialized<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.keyStep.then(task, task);
+    this.keyStep = run.catch(() => undefined);
+    return run;
   }
 
   async view(options: { raw: boolean }): Promise<TokensView> {
@@ -126,7 +141,17 @@ export class TokensService {
     });
   }
 
-  private async change(mutate: (doc: Document) => void): Promise<TokensChange> {
+  /**
+   * One serialised step (issue 27.3): read the old key, write the new one, mirror it into
+   * proxy/config.yaml, rewrite the profiles (and Claude Code's copy). Two changes at once used to
+   * read the same old key, so the second found no profile still on it and left them on a key
+   * that neither config file held.
+   */
+  private change(mutate: (doc: Document) => void): Promise<TokensChange> {
+    return this.serialized(() => this.changeNow(mutate));
+  }
+
+  private async changeNow(mutate: (doc: Document) => void): Promise<TokensChange> {
     const before = await this.ensureDefaults();
     const { snapshot } = await this.writeConfig((doc) => mutate(doc));
     const after = viewOf(snapshot.config);

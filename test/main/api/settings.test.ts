@@ -58,9 +58,12 @@ describe('GET /api/settings/:profile', () => {
     const sensitive = [
       'ANTHROPIC_APIKEY', 'GITHUB_PAT', 'apikey', 'PASSWD', 'ACCESS_TOKENS', 'AUTHORIZATION', 'x-access-key', 'x-api_key',
       'x-auth', 'x-credential', 'TOKEN', 'secret', 'Password', 'API_KEY', 'auth_token', 'GH_TOKEN', 'X_KEY', 'A_SECRET',
-      'DB_PASSWORD', 'AWS_CREDENTIAL', 'GCP_CREDENTIALS', 'SSH_PRIVATE_KEY', 'my_api_key', 'KEY', 'MAX_TOKENS', 'anthropicApiKey',
+      'DB_PASSWORD', 'AWS_CREDENTIAL', 'GCP_CREDENTIALS', 'SSH_PRIVATE_KEY', 'my_api_key', 'KEY', 'MAX_AUTH_TOKENS', 'anthropicApiKey',
     ];
-    const plain = ['PROVIDER_BASE_URL', 'PROVIDER_MODEL', 'ANTHROPIC_MODEL', 'AUTH_PORT', 'KEYBOARD', 'TOKENIZER', 'SECRETARY', 'PASSWORDS_URL', 'API_KEYS'];
+    const plain = [
+      'PROVIDER_BASE_URL', 'PROVIDER_MODEL', 'ANTHROPIC_MODEL', 'AUTH_PORT', 'KEYBOARD', 'TOKENIZER', 'SECRETARY', 'PASSWORDS_URL', 'API_KEYS',
+      'TOKEN_LIMIT', 'MAX_TOKENS', 'CLAUDE_CODE_MAX_OUTPUT_TOKENS', 'MAX_THINKING_TOKENS',
+    ];
     const env = Object.fromEntries([...sensitive, ...plain].map((k, i) => [k, `${SECRET}${i}`]));
     await writeStored('rule', { env });
     const { body } = await app.json('GET', '/api/settings/rule');

@@ -1,11 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CliError } from '../../../main/cli/args.js';
 import { runEnv } from '../../../main/cli/env.js';
 import { main } from '../../../main/cli/index.js';
+import { writeLaunchSettings } from '../../../main/cli/launch-settings-file.js';
 import { runRun } from '../../../main/cli/run.js';
 import { runUse } from '../../../main/cli/use.js';
 import { nodeEntry } from '../../../main/infra/node-entry.js';
@@ -151,6 +154,112 @@ describe('switchboard run (end to end, stand-in agent)', { timeout: 60_000 }, ()
     expect(await run.exit).toEqual({ code: 2, signal: null });
     expect(run.stdout()).toBe('');
     expect(run.stderr()).toBe("switchboard: unknown profile 'nope'; profiles: broken, glm, nourl\n");
+  });
+});
+
+describe('switchboard run gives Claude Code the profile as --settings (issue 28.1)', { timeout: 60_000 }, () => {
+  let claude: string;
+  let configDir: string;
+  const fakes: http.Server[] = [];
+  const hits: Record<string, number> = { A: 0, B: 0 };
+
+  /** A fake Anthropic upstream on a free loopback port that counts what it receives. */
+  async function fake(name: 'A' | 'B'): Promise<string> {
+    const server = http.createServer((req, res) => {
+      hits[name]! += 1;
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'message', from: name }));
+    });
+    fakes.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  beforeAll(async () => {
+    // The stand-in under Claude Code's command name, reading settings the way Claude Code does.
+    claude = path.join(dir, 'bin', 'claude');
+    await fs.copyFile(STAND_IN_SOURCE, claude);
+    await fs.chmod(claude, 0o755);
+    configDir = path.join(dir, 'claude-config');
+    await fs.mkdir(configDir, { recursive: true });
+    const [a, b] = [await fake('A'), await fake('B')];
+    // What "Use for Claude Code" writes: upstream A in the user's settings.json env.
+    await fs.writeFile(path.join(configDir, 'settings.json'), JSON.stringify({ env: { ANTHROPIC_BASE_URL: a, ANTHROPIC_AUTH_TOKEN: 'a-token', ANTHROPIC_MODEL: 'model-a' }, model: 'opus' }));
+    await writeProfile('upstream-b', { env: { PROVIDER_BASE_URL: b, PROVIDER_AUTH_TOKEN: 'b-token', PROVIDER_MODEL: 'model-b' } });
+  });
+  afterAll(async () => {
+    await Promise.all(fakes.map((server) => new Promise((resolve) => server.close(resolve))));
+  });
+
+  it('the profile run wins over the applied one in settings.json; the 0600 file is gone after the run', async () => {
+    const run = cli(['run', 'upstream-b', '--agent', claude, '--', '--exit', '5'], { CLAUDE_CONFIG_DIR: configDir });
+    expect(await run.exit).toEqual({ code: 5, signal: null });
+    const seen = firstJson(run.stdout());
+    expect(seen.argv.slice(0, 1)).toEqual(['--settings']);
+    expect(seen.argv.slice(2)).toEqual(['--exit', '5']);
+    expect(seen.settingsFile.mode).toBe('600');
+    expect(seen.effective).toMatchObject({ ANTHROPIC_AUTH_TOKEN: 'b-token', ANTHROPIC_MODEL: 'model-b' });
+    expect(seen.effective.ANTHROPIC_BASE_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(seen.effective.ANTHROPIC_BASE_URL).toBe(seen.env.ANTHROPIC_BASE_URL); // the environment says the same, for other agents
+    await expect(fs.stat(seen.settingsFile.path)).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(fs.stat(path.dirname(seen.settingsFile.path))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('the request goes to the profile\'s upstream (B), not the applied one (A)', async () => {
+    hits.A = 0;
+    hits.B = 0;
+    const run = cli(['run', 'upstream-b', '--agent', claude, '--', '--request'], { CLAUDE_CONFIG_DIR: configDir });
+    expect(await run.exit).toEqual({ code: 0, signal: null });
+    expect(hits).toEqual({ A: 0, B: 1 });
+  });
+
+  it('another agent gets the environment only: no --settings in its arguments', async () => {
+    const run = cli(['run', 'upstream-b', '--agent', standIn, '--', '--exit', '0'], { CLAUDE_CONFIG_DIR: configDir });
+    expect(await run.exit).toEqual({ code: 0, signal: null });
+    const seen = firstJson(run.stdout());
+    expect(seen.argv).toEqual(['--exit', '0']);
+    expect(seen.env).toMatchObject({ ANTHROPIC_AUTH_TOKEN: 'b-token', ANTHROPIC_MODEL: 'model-b' });
+  });
+
+  it('a folder left by a killed run is swept by the next one; a live run\'s is kept', async () => {
+    const { dir: tmp, cleanup: done } = await makeTempDir('switchboard-run-sweep-');
+    try {
+      const dead = path.join(tmp, 'switchboard-run-999999999-abc');
+      const live = path.join(tmp, `switchboard-run-${process.pid}-abc`);
+      for (const folder of [dead, live]) await fs.mkdir(folder);
+      const written = await writeLaunchSettings('{"env":{}}\n', tmp);
+      expect((await fs.stat(written.file)).mode & 0o777).toBe(0o600);
+      expect((await fs.stat(path.dirname(written.file))).mode & 0o777).toBe(0o700);
+      await written.remove();
+      expect((await fs.readdir(tmp)).sort()).toEqual([path.basename(live)]);
+    } finally {
+      await done();
+    }
+  });
+});
+
+describe('switchboard run refuses an env the agent cannot be given, as `env` does (issue 27.12)', { timeout: 60_000 }, () => {
+  beforeAll(async () => {
+    await writeProfile('nul', { env: { PROVIDER_BASE_URL: 'https://x.example', PROVIDER_MODEL: 'a\u0000b' } });
+    await writeProfile('eqkey', { env: { PROVIDER_BASE_URL: 'https://x.example', 'FOO=BAR': 'v' } });
+  });
+
+  it.each([
+    ['nul', /^switchboard: profile 'nul': env key "PROVIDER_MODEL" cannot be passed to the agent: its value holds a NUL\n$/],
+    ['eqkey', /^switchboard: profile 'eqkey': env key "FOO=BAR" cannot be passed to the agent: not a variable name\n$/],
+  ])('%s: one line on stderr, exit 2, no stack, the agent never starts', async (profile, message) => {
+    const run = cli(['run', profile, '--agent', standIn]);
+    expect(await run.exit).toEqual({ code: 2, signal: null });
+    expect(run.stderr()).toMatch(message);
+    expect(run.stdout()).toBe('');
+  });
+
+  it('env leaves the same keys out with a warning (one rule for both)', async () => {
+    for (const profile of ['nul', 'eqkey']) {
+      const err: string[] = [];
+      expect(await runEnv([profile, '--shell', 'bash'], env, { out: () => undefined, err: (t) => void err.push(t) })).toBe(0);
+      expect(err.join('')).toMatch(/left out env key "(PROVIDER_MODEL|FOO=BAR)"/);
+    }
   });
 });
 

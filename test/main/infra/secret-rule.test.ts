@@ -31,13 +31,18 @@ describe('isSensitiveKey (decisions §2, revised)', () => {
     'x-access-key', 'x-api_key', 'x-auth', 'x-credential',
     'TOKEN', 'SECRETS', 'DB_PASSWORD', 'MYSQL_PWD', 'SMTP_PASS', 'KEY', 'CREDENTIALS', 'COOKIE',
     'SESSION', 'SSH_PRIVATE', 'REQUEST_SIGNATURE', 'PROVIDER_AUTH_TOKEN', 'anthropicApiKey', 'apiKeyHelper',
-    'x.token', 'Api-Key', 'MAX_TOKENS', 'PASSWORD_HINT', 'session.id',
+    'x.token', 'Api-Key', 'PASSWORD_HINT', 'session.id',
+    // A count word does not clear a key with another secret word than TOKEN/TOKENS.
+    'MAX_AUTH_TOKENS', 'SESSION_TOKEN_LIMIT', 'API_KEY_COUNT', 'MAX_SECRET', 'TOKEN_MAXIMUM',
   ];
   // The last-word exception, and words that merely contain a secret word.
   const plain = [
     'PROVIDER_BASE_URL', 'ANTHROPIC_MODEL', 'AUTH_PORT', 'TOKEN_URL', 'AUTH_HOST', 'SECRET_PATH', 'KEY_URI',
     'PROVIDER_MODEL', 'apiKeyPath', 'KEYCHAIN', 'MY_KEYS', 'PASSPORT', 'TOKENIZER', 'SESSIONS_DIR_X', 'OLDPWD',
     'anthropic-beta', 'content-type', 'host', '', '_',
+    // Counts of tokens (decisions §2, revised after issue 27): numbers, not secrets.
+    'TOKEN_LIMIT', 'MAX_TOKENS', 'CLAUDE_CODE_MAX_OUTPUT_TOKENS', 'MAX_THINKING_TOKENS', 'maxTokens',
+    'MIN_TOKENS', 'TOKEN_BUDGET', 'TOKEN_COUNT', 'thinking.tokens',
   ];
   it.each(sensitive)('%s is sensitive', (key) => expect(isSensitiveKey(key)).toBe(true));
   it.each(plain)('%s is not', (key) => expect(isSensitiveKey(key)).toBe(false));
