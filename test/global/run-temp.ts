@@ -21,9 +21,10 @@ export function useRunTempDir(): string {
 
 /**
  * Tools' own caches, which they keep on purpose and reuse: not left behind by a test. `tsx-<uid>`
- * is tsx's transform cache (children run from sources outside `npm test`).
+ * is tsx's transform cache (children run from sources outside `npm test`); `jiti` is the config
+ * loader's cache of electron-builder (test/electron-builder.test.ts reads its config through it).
  */
-const TOOL_CACHES = [/^tsx-\d+$/];
+const TOOL_CACHES = [/^tsx-\d+$/, /^jiti$/];
 
 /** What is left in the run's temp folder (top-level entries, sorted), tools' caches aside. */
 export function tempLeftovers(dir: string): string[] {
