@@ -1,7 +1,9 @@
 import { ResponsesCollector, responsesPair, type ResponsesFailure } from '../../translate/index.js';
 import { SseEventReader } from '../../translate/sse-events.js';
 import { responsesEvent } from '../../translate/anthropic-responses/sse.js';
+import type { ResponsesRequestPlan } from '../../translate/anthropic-responses/request.js';
 import type { PlanInput, TrafficPlan } from './plan.js';
+import { skeletonReadable } from './responses-skeleton.js';
 
 /**
  * A request for a Responses upstream (the ChatGPT backend of codex accounts): translated by the
@@ -12,14 +14,29 @@ import type { PlanInput, TrafficPlan } from './plan.js';
 export function responsesPlan(input: PlanInput, stream: boolean): TrafficPlan {
   const pair = responsesPair(input.client);
   const options = { model: input.clientModel, upstreamModel: input.upstreamModel };
-  const plan = pair.request(input.request.parsed(), options);
+  let plan: ResponsesRequestPlan | undefined;
+  const build = (body: Record<string, unknown>) => (plan = pair.request(body, options)).body;
+  // Anthropic clients: the mapper works on the body's skeleton and the long strings (tool results,
+  // file contents, the system prompt) are spliced back as the client sent them, as the OpenAI path
+  // does, so a long conversation is not parsed and written again whole. OpenAI clients pivot
+  // through Anthropic, which parses tool-call arguments: they take the parsed body.
+  const body =
+    input.client === 'anthropic'
+      ? input.request.encode((skeleton) => {
+          if (!skeletonReadable(skeleton)) throw new Error('the skeleton hides a string the mapper reads');
+          return build(skeleton);
+        })
+      : Buffer.from(JSON.stringify(build(input.request.parsed())));
+  // The last build is the one whose JSON went out (encode falls back to the parsed body).
+  const done: ResponsesRequestPlan | undefined = plan;
+  if (!done) throw new Error('the request was not translated');
   let translator: ReturnType<typeof pair.stream> | undefined;
   return {
     upstreamPath: '/responses',
-    body: Buffer.from(JSON.stringify(plan.body)),
+    body,
     stream,
-    sessionKey: plan.body.prompt_cache_key,
-    createStream: () => (translator = pair.stream(plan, options)),
+    sessionKey: done.body.prompt_cache_key,
+    createStream: () => (translator = pair.stream(done, options)),
     streamFailure: () => translator?.failure,
     decodeWhole: (body) => {
       const collector = new ResponsesCollector();
@@ -31,7 +48,7 @@ export function responsesPlan(input: PlanInput, stream: boolean): TrafficPlan {
       reader.feed('\n\n');
       const result = collector.finish();
       if ('failure' in result) return result;
-      return { answer: pair.response(result.response, plan, options), usage: result.response.usage };
+      return { answer: pair.response(result.response, done, options), usage: result.response.usage };
     },
   };
 }
