@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LONG_STRING } from '../../../../../main/engines/proxy-engine/traffic/body-scan.js';
 import { ClientBody } from '../../../../../main/engines/proxy-engine/traffic/client-body.js';
 import { responsesPlan } from '../../../../../main/engines/proxy-engine/traffic/plan-responses.js';
+import { ResponsesTools } from '../../../../../main/engines/proxy-engine/traffic/responses-tools.js';
 import { anthropicRequestToResponses } from '../../../../../main/engines/translate/anthropic-responses/request.js';
 import type { AnthropicRequest } from '../../../../../main/engines/translate/index.js';
 
@@ -11,10 +12,10 @@ const long = (tag: string) => `${tag} ${'quote " backslash \\ café ’ 😀 \u0
 const golden = path.resolve('test/fixtures/translate/request-anthropic-to-responses');
 
 /** What the engine sends for `body` to a codex account, and whether it parsed the body whole. */
-function plan(body: unknown): { sent: string; session: string | undefined; parsedWhole: boolean } {
+function plan(body: unknown, tools = new ResponsesTools()): { sent: string; session: string | undefined; parsedWhole: boolean } {
   const request = ClientBody.of(Buffer.from(JSON.stringify(body)))!;
   const parsed = vi.spyOn(request, 'parsed');
-  const p = responsesPlan({ client: 'anthropic', endpoint: 'messages', request, clientModel: 'gpt-5.4', upstreamModel: 'gpt-5.4-up' }, true);
+  const p = responsesPlan({ client: 'anthropic', endpoint: 'messages', request, clientModel: 'gpt-5.4', upstreamModel: 'gpt-5.4-up' }, true, tools);
   return { sent: p.body.toString('utf8'), session: p.sessionKey, parsedWhole: parsed.mock.calls.length > 0 };
 }
 
@@ -84,5 +85,78 @@ describe('responsesPlan for Anthropic clients', () => {
   it('gives the mapper\u2019s error for a body it cannot translate', () => {
     expect(() => plan({ model: 'gpt-5.4', messages: [{ role: 'user', content: [{ type: 'text', text: long('q') }] }, { role: 'assistant', content: 42 }] })).toThrow();
     expect(() => reference({ model: 'gpt-5.4', messages: [{ role: 'user', content: [{ type: 'text', text: long('q') }] }, { role: 'assistant', content: 42 }] })).toThrow();
+  });
+});
+
+describe('responsesPlan keeps the mapped tools by their bytes', () => {
+  /** A memo of its own, with a count of how often the tools were really mapped. */
+  function counted(): ResponsesTools & { mapped: () => number } {
+    const tools = new ResponsesTools();
+    const map = vi.spyOn(tools.mapping, 'map');
+    return Object.assign(tools, { mapped: () => map.mock.calls.length });
+  }
+  const longName = `mcp__claude_in_chrome__${'navigate_to_the_page_'.repeat(4)}`; // over 64: shortened, mapped back
+  const withTools = (description: string) =>
+    conversation({
+      tools: [
+        { name: 'Bash', description, input_schema: { type: 'object', properties: { command: { type: 'string', description: long('schema') } } } },
+        { name: longName, description: 'Opens a page', input_schema: { type: 'object', properties: {} } },
+        { type: 'web_search_20250305', name: 'web_search' },
+      ],
+      messages: [{ role: 'user', content: 'go' }, { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_9', name: longName, input: { url: long('url') } }] }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_9', content: long('page') }] }],
+      tool_choice: { type: 'tool', name: 'Bash' },
+    });
+
+  it('maps the same tools once and sends what the full translation sends every time', () => {
+    const tools = counted();
+    const body = withTools(long('Bash tool'));
+    for (let i = 0; i < 3; i++) {
+      const got = plan(body, tools);
+      expect(got.sent).toBe(reference(body).sent);
+      expect(got.parsedWhole).toBe(false);
+    }
+    expect(tools.mapped()).toBe(1);
+  });
+
+  it('maps again when one byte of the tools changed, and the answer follows the change', () => {
+    const tools = counted();
+    plan(withTools(long('Bash tool')), tools);
+    const changed = withTools(long('Bash toal'));
+    const got = plan(changed, tools);
+    expect(got.sent).toBe(reference(changed).sent);
+    expect(got.sent).toContain('Bash toal');
+    expect(tools.mapped()).toBe(2);
+  });
+
+  it('keeps four sets: a fifth pushes out the least recently used', () => {
+    const tools = counted();
+    const sets = ['a', 'b', 'c', 'd', 'e'].map((tag) => withTools(long(`Bash ${tag}`)));
+    for (const body of sets.slice(0, 4)) plan(body, tools);
+    plan(sets[0], tools); // a is the newest again
+    expect(tools.mapped()).toBe(4);
+    plan(sets[4], tools); // pushes out b
+    expect(tools.mapped()).toBe(5);
+    plan(sets[0], tools);
+    expect(tools.mapped()).toBe(5);
+    const got = plan(sets[1], tools);
+    expect(tools.mapped()).toBe(6);
+    expect(got.sent).toBe(reference(sets[1]).sent);
+  });
+
+  it('the answer maps shortened tool names back through the kept names', () => {
+    const tools = counted();
+    const body = withTools(long('Bash tool'));
+    plan(body, tools);
+    const request = ClientBody.of(Buffer.from(JSON.stringify(body)))!;
+    const p = responsesPlan({ client: 'anthropic', endpoint: 'messages', request, clientModel: 'gpt-5.4', upstreamModel: 'gpt-5.4-up' }, false, tools);
+    const sent = JSON.parse(p.body.toString('utf8')) as { tools: Array<{ name?: string }> };
+    const upstreamName = sent.tools[1]!.name!;
+    expect(upstreamName).not.toBe(longName);
+    const stream =
+      `event: response.output_item.done\ndata: ${JSON.stringify({ type: 'response.output_item.done', output_index: 0, item: { id: 'fc_1', type: 'function_call', call_id: 'call_1', name: upstreamName, arguments: '{}' } })}\n\n` +
+      `event: response.completed\ndata: ${JSON.stringify({ type: 'response.completed', response: { id: 'r', status: 'completed', model: 'gpt-5.4', output: [], usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2 } } })}\n\n`;
+    const whole = p.decodeWhole!(Buffer.from(stream)) as { answer: { content: Array<{ type: string; name?: string }> } };
+    expect(whole.answer.content.find((b) => b.type === 'tool_use')?.name).toBe(longName);
+    expect(tools.mapped()).toBe(1);
   });
 });
