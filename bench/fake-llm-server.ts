@@ -37,12 +37,28 @@ const anthropicRest =
   event('message_stop', { type: 'message_stop' });
 const anthropicWhole = JSON.stringify({ id: 'msg_bench', type: 'message', role: 'assistant', model: 'bench-model', content: [{ type: 'text', text: 'Hello from the fake upstream.' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 12, output_tokens: 7 } });
 
+// `/backend-api/codex/responses` answers as the ChatGPT backend does for a codex account (the
+// Responses API, always streamed): the same 20 text tokens and usage as the chat stream above.
+const responsesEvent = (type: string, fields: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...fields })}\n\n`;
+const responsesFirst = responsesEvent('response.created', { response: { id: 'resp_bench', status: 'in_progress', model: 'gpt-5.4', output: [] } });
+const responsesRest =
+  responsesEvent('response.output_item.added', { output_index: 0, item: { id: 'msg_bench', type: 'message', role: 'assistant', content: [] } }) +
+  Array.from({ length: 20 }, (_, i) => responsesEvent('response.output_text.delta', { item_id: 'msg_bench', output_index: 0, content_index: 0, delta: `token${i} ` })).join('') +
+  responsesEvent('response.output_item.done', { output_index: 0, item: { id: 'msg_bench', type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'tokens' }] } }) +
+  responsesEvent('response.completed', { response: { id: 'resp_bench', status: 'completed', model: 'gpt-5.4', output: [], usage: { input_tokens: 12, input_tokens_details: { cached_tokens: 0 }, output_tokens: 21, total_tokens: 33 } } });
+
+function answerResponses(res: http.ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  res.write(responsesFirst);
+  setImmediate(() => res.end(responsesRest));
+}
+
 const server = http.createServer((req, res) => {
   let body = '';
   req.setEncoding('utf8');
   req.on('data', (c: string) => (body += c));
   req.on('end', () => {
-    const reply = req.url?.startsWith('/v1/messages') ? answerAnthropic : answer;
+    const reply = req.url?.startsWith('/v1/messages') ? answerAnthropic : req.url?.startsWith('/backend-api/codex/responses') ? answerResponses : answer;
     if (delayMs > 0) setTimeout(reply, delayMs, res, body);
     else reply(res, body);
   });

@@ -20,6 +20,7 @@ import { engineCommand } from '../main/engines/proxy-engine/command.js';
 import { findFreePort } from '../main/infra/port-probe.js';
 import { load, printTable } from './lib.js';
 import { processCpuMicros } from './process-cpu.js';
+import { compareCodex } from './proxy-codex.js';
 import { compareProxies } from './proxy-compare.js';
 
 // The engine runs from dist/ (built by the npm script first) with its V8 flags, as users run it:
@@ -57,8 +58,9 @@ const messagesBody = (model: string, stream: boolean) => JSON.stringify({ model,
 
 // The comparison with claude-code-router and the pipe proxy (issue 19) runs first;
 // BENCH_PROXY_ONLY=compare stops after it, =rounds skips it.
+// The codex executor's row (issue 29) follows; BENCH_PROXY_ONLY=codex runs it alone.
 const only = process.env.BENCH_PROXY_ONLY;
-if (only !== 'rounds') {
+if (only !== 'rounds' && only !== 'codex') {
   await compareProxies({
     seconds: Number(process.env.BENCH_COMPARE_SECONDS ?? 5),
     rounds: Number(process.env.BENCH_COMPARE_ROUNDS ?? 3),
@@ -67,6 +69,15 @@ if (only !== 'rounds') {
     ...(process.env.BENCH_COMPARE_PROFILE_DIR ? { profileDir: process.env.BENCH_COMPARE_PROFILE_DIR } : {}),
   });
   if (only === 'compare') process.exit(0);
+}
+if (only !== 'rounds') {
+  await compareCodex({
+    seconds: Number(process.env.BENCH_CODEX_SECONDS ?? 5),
+    rounds: Number(process.env.BENCH_CODEX_ROUNDS ?? 4),
+    connections: Number(process.env.BENCH_CODEX_CONNECTIONS ?? 10),
+    bytes: Number(process.env.BENCH_CODEX_BYTES ?? 60 * 1024),
+  });
+  if (only === 'codex') process.exit(0);
 }
 
 const root = await fs.mkdtemp(path.join(os.tmpdir(), 'switchboard-bench-proxy-'));

@@ -46,7 +46,7 @@ export { estimateInputTokens } from './count-tokens.js';
 // Responses upstreams (the ChatGPT backend behind codex accounts): Anthropic ⇄ Responses, and Chat
 // Completions ⇄ Responses through the Anthropic pivot, chosen by client format in the registry.
 export type * from './anthropic-responses/responses-types.js';
-export { anthropicRequestToResponses, claudeCodeSession, type ResponsesRequestPlan } from './anthropic-responses/request.js';
+export { anthropicRequestToResponses, anthropicToolsToResponses, claudeCodeSession, clientToolNames, type ResponsesRequestPlan } from './anthropic-responses/request.js';
 export { responsesToAnthropic } from './anthropic-responses/response.js';
 export { ResponsesToAnthropicStream } from './anthropic-responses/stream.js';
 export { ResponsesCollector } from './anthropic-responses/collect.js';
@@ -54,4 +54,4 @@ export { responsesFailure, type ResponsesFailure } from './anthropic-responses/f
 export { createResponsesToAnthropicSse, responsesEvent, type ResponsesSseTranslator } from './anthropic-responses/sse.js';
 export { ToolNames } from './anthropic-responses/tool-names.js';
 export { createResponsesToOpenAISse, openAIRequestToResponses, responsesToOpenAI, ResponsesToOpenAIStream } from './openai-responses/index.js';
-export { responsesPair, type ClientFormat, type UpstreamFormat, type ResponsesPair } from './registry.js';
+export { responsesPair, type ClientFormat, type UpstreamFormat, type ResponsesPair, type PairOptions } from './registry.js';

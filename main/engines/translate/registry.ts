@@ -16,6 +16,8 @@ export interface PairOptions {
   model?: string;
   /** The upstream's model id, after alias resolution. */
   upstreamModel?: string;
+  /** Anthropic clients: the body's tools mapped already (see AnthropicToResponsesOptions). */
+  mappedTools?: { tools: unknown[]; clientToolNames: string[] };
 }
 
 /**
@@ -35,7 +37,7 @@ export interface ResponsesPair {
  */
 const responsesPairs: Record<ClientFormat, ResponsesPair> = {
   anthropic: {
-    request: (body, o) => anthropicRequestToResponses(body as unknown as AnthropicRequest, { model: o.upstreamModel }),
+    request: (body, o) => anthropicRequestToResponses(body as unknown as AnthropicRequest, { model: o.upstreamModel, ...(o.mappedTools ? { mappedTools: o.mappedTools } : {}) }),
     response: (answer, plan, o) => responsesToAnthropic(answer, { model: o.model, toolNames: plan.toolNames }),
     stream: (plan, o) => createResponsesToAnthropicSse({ model: o.model, toolNames: plan.toolNames }),
   },

@@ -18,6 +18,11 @@ export interface AnthropicToResponsesOptions {
   model?: string;
   /** The prompt cache key; defaults to the Claude Code session in `metadata.user_id`. */
   promptCacheKey?: string;
+  /**
+   * `req.tools` mapped already (`anthropicToolsToResponses`, kept by the engine per distinct tools
+   * bytes): used in place of mapping `req.tools`, whose client tool names are `clientToolNames`.
+   */
+  mappedTools?: { tools: unknown[]; clientToolNames: string[] };
 }
 
 export interface ResponsesRequestPlan {
@@ -33,7 +38,7 @@ export interface ResponsesRequestPlan {
  * web search, and thinking blocks the backend did not sign (see `reasoningItem`).
  */
 export function anthropicRequestToResponses(req: AnthropicRequest, options: AnthropicToResponsesOptions = {}): ResponsesRequestPlan {
-  const toolNames = new ToolNames((req.tools ?? []).filter(isClientTool).map((t) => t.name));
+  const toolNames = new ToolNames(options.mappedTools ? options.mappedTools.clientToolNames : clientToolNames(req.tools ?? []));
   const body: ResponsesRequest = {
     model: options.model ?? req.model,
     instructions: systemText(req.system),
@@ -42,7 +47,7 @@ export function anthropicRequestToResponses(req: AnthropicRequest, options: Anth
     stream: true,
     include: ['reasoning.encrypted_content'],
   };
-  const tools = mapTools(req.tools ?? [], toolNames);
+  const tools = options.mappedTools ? (options.mappedTools.tools as Array<ResponsesFunctionTool | ResponsesWebSearchTool>) : mapTools(req.tools ?? [], toolNames);
   if (tools.length > 0) {
     body.tools = tools;
     const choice = mapToolChoice(req.tool_choice, toolNames);
@@ -172,6 +177,16 @@ function documentContent(block: AnthropicDocumentBlock): ResponsesInputContent {
   if (source.type === 'text') return { type: 'input_text', text: source.data };
   if (source.type === 'url') return { type: 'input_text', text: source.url };
   return { type: 'input_file', filename: block.title ?? 'document.pdf', file_data: toDataUrl(source.media_type, source.data) };
+}
+
+/** The names of the client's own tools (the ones a call can name), in order. */
+export function clientToolNames(tools: AnthropicTool[]): string[] {
+  return tools.filter(isClientTool).map((t) => t.name);
+}
+
+/** `tools` as the request mapper maps them: what the engine keeps per distinct tools bytes. */
+export function anthropicToolsToResponses(tools: AnthropicTool[]): Array<ResponsesFunctionTool | ResponsesWebSearchTool> {
+  return mapTools(tools, new ToolNames(clientToolNames(tools)));
 }
 
 function isClientTool(tool: AnthropicTool): boolean {
