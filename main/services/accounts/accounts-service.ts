@@ -139,6 +139,17 @@ export class ProviderAccountsService {
     return { removed: true, account, backupPath };
   }
 
+  /** Writes the account's `priority` (its place in the drain order, higher first; 0 removes the field). */
+  async setPriority(provider: string, accountId: string, priority: number): Promise<{ account: AccountView }> {
+    const file = await this.fileOf(provider, accountId);
+    await this.store.update(file, (r) => {
+      const { priority: _was, ...rest } = r;
+      return priority === 0 ? rest : { ...rest, priority };
+    });
+    this.announce('priority', file);
+    return { account: await this.view(file) };
+  }
+
   private async setDisabled(provider: string, accountId: string, disabled: boolean): Promise<{ account: AccountView }> {
     const file = await this.fileOf(provider, accountId);
     await this.store.update(file, (r) => {
