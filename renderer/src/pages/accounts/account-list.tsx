@@ -7,6 +7,7 @@ import { useNow } from '../../lib/live.js';
 import { usedShare } from '../../lib/quota-accounts.js';
 import { useAction } from '../../lib/use-action.js';
 import { useResource } from '../../lib/use-resource.js';
+import { AccountPriority, inDrainOrder } from './account-priority.js';
 
 const STATUS: Record<Account['status'], [StatusKind, string]> = {
   active: ['ok', 'active'],
@@ -15,12 +16,12 @@ const STATUS: Record<Account['status'], [StatusKind, string]> = {
   error: ['bad', 'error'],
 };
 
-/** Every account with its status, expiry, models, quota and actions. */
+/** Every account with its status, expiry, models, quota and actions, in each provider's drain order. */
 export function AccountList(props: { accounts: Account[]; onChange: () => void }) {
   if (props.accounts.length === 0) return <Empty>No accounts yet. Sign in above, or import the sign-in of the Codex CLI or Copilot.</Empty>;
   return (
     <ul class="acc-list" data-testid="account-list">
-      {props.accounts.map((a) => (
+      {inDrainOrder(props.accounts).map((a) => (
         <AccountRow key={a.file} account={a} onChange={props.onChange} />
       ))}
     </ul>
@@ -65,6 +66,7 @@ function AccountRow(props: { account: Account; onChange: () => void }) {
         <button type="button" class="btn btn-small" disabled={act.busy} onClick={() => void act.run('refresh')}>Refresh</button>
         <a class="btn btn-small btn-quiet" href={`#/profiles/${encodeURIComponent(a.provider)}`}>Use with Claude Code</a>
         <button type="button" class="btn btn-small btn-danger" disabled={act.busy} onClick={() => void act.run('remove')}>Remove</button>
+        <AccountPriority key={a.priority} account={a} onChange={props.onChange} />
       </div>
     </li>
   );
