@@ -15,6 +15,9 @@ export const accountView = z.object({
   file: z.string(),
   /** The auth file's `priority` (CLIProxyAPI's field): higher drains first; 0 when absent. */
   priority: z.int(),
+  /** The running engine rests the account until then (ms), and why. */
+  coolingUntil: z.int().optional(),
+  coolingReason: z.string().optional(),
 });
 
 export const accountsListResponse = z.object({ accounts: z.array(accountView) });

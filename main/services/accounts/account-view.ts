@@ -18,6 +18,10 @@ export interface AccountView {
   file: string;
   /** The file's `priority` (CLIProxyAPI's field): higher drains first; 0 when absent. */
   priority: number;
+  /** ms until which the running engine rests the account (its quota reset, a sign-out…); absent when it takes traffic. */
+  coolingUntil?: number;
+  /** Why it rests: "quota exhausted", "signed out by the provider", "provider error", … */
+  coolingReason?: string;
 }
 
 /** Where Switchboard keeps its own notes inside an auth file (CLIProxyAPI ignores unknown keys). */

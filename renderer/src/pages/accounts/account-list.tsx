@@ -31,7 +31,8 @@ export function AccountList(props: { accounts: Account[]; onChange: () => void }
 function AccountRow(props: { account: Account; onChange: () => void }) {
   const a = props.account;
   const now = useNow(30_000);
-  const [kind, label] = STATUS[a.status];
+  const cooling = a.coolingUntil !== undefined && a.coolingUntil > now && a.status === 'active';
+  const [kind, label] = cooling ? (['warn', 'resting'] as [StatusKind, string]) : STATUS[a.status];
   const act = useAction(async (action: 'pause' | 'resume' | 'refresh' | 'remove') => {
     if (action === 'remove') {
       if (!window.confirm(`Remove the ${a.provider} account ${a.label}? Its file is kept in backups/auth/.`)) return undefined;
@@ -55,6 +56,11 @@ function AccountRow(props: { account: Account; onChange: () => void }) {
         {a.models.length > 0 ? <span> · models {a.models.join(', ')}</span> : null}
       </p>
       {a.lastError ? <p class="acc-error" role="alert">{a.lastError}</p> : null}
+      {cooling ? (
+        <p class="acc-cooling" data-testid="account-cooling" title={formatTime(a.coolingUntil)}>
+          {a.coolingReason} until {clock(a.coolingUntil!)}: the next account takes its requests
+        </p>
+      ) : null}
       {a.status !== 'paused' ? <QuotaBars provider={a.provider} accountId={a.accountId} /> : null}
       <ErrorNotice error={act.error} context={`${a.provider} ${a.accountId}`} onDismiss={act.clear} />
       <div class="actions">
@@ -70,6 +76,11 @@ function AccountRow(props: { account: Account; onChange: () => void }) {
       </div>
     </li>
   );
+}
+
+/** "14:05": the time of day a rest ends (the full date is in the title). */
+function clock(ms: number): string {
+  return new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 }
 
 /** The quota route's windows for this account, as bars; a failure says why in one line. */

@@ -4,6 +4,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeChatGptBackend, textAnswer, usageLimitAnswer, type FakeChatGptBackend } from '../../../../fixtures/fake-chatgpt-backend.js';
 import { startEngineProcess, type EngineProcess } from '../../../../fixtures/proxy-engine-process.js';
 import { makeTempDir } from '../../../../helpers/temp-dir.js';
+import type { AccountView } from '../../../../../main/services/accounts/account-view.js';
+import { engineCooling, withCooling } from '../../../../../main/services/accounts/engine-cooling.js';
 
 // Three codex accounts against the fake ChatGPT backend, in a real engine process per strategy:
 // fill-first with the auth files' priority as drain order, round-robin with session affinity.
@@ -107,6 +109,21 @@ describe('fill-first with the auth files’ priority as drain order', () => {
     const until = Date.parse(String(rows[0]!.coolingUntil));
     expect(until).toBeGreaterThanOrEqual(t0 + 3590_000);
     expect(until).toBeLessThanOrEqual(Date.now() + 3600_000);
+  });
+
+  it('the app’s account list reads the resting account from the engine: "quota exhausted until …"', async () => {
+    const view = (file: string): AccountView => ({ provider: 'codex', accountId: file, email: null, label: file, status: 'active', expiresAt: null, lastRefresh: null, models: [], file, priority: 0 });
+    const cooling = await engineCooling(() => ({ baseUrl: fillFirst.base, secret: SECRET }));
+    const [bob, alice] = withCooling([view('codex-bob@example.com-plus.json'), view('codex-alice@example.com-plus.json')], cooling, Date.now());
+    expect(bob).toMatchObject({ coolingReason: 'quota exhausted', coolingUntil: expect.any(Number) });
+    expect(bob!.coolingUntil!).toBeGreaterThan(Date.now() + 3500_000);
+    expect(alice).not.toHaveProperty('coolingUntil');
+    // A wrong secret, a stopped engine or no engine: nothing is resting that the app knows of, and no error.
+    expect((await engineCooling(() => ({ baseUrl: fillFirst.base, secret: 'wrong' }))).size).toBe(0);
+    expect((await engineCooling(() => ({ baseUrl: 'http://127.0.0.1:9', secret: SECRET }))).size).toBe(0);
+    expect((await engineCooling(() => null)).size).toBe(0);
+    // A rest that has ended is not shown.
+    expect(withCooling([view('codex-bob@example.com-plus.json')], cooling, Date.now() + 7200_000)[0]).not.toHaveProperty('coolingUntil');
   });
 
   it('picks up a changed priority from the auth file', async () => {
