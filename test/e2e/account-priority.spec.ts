@@ -55,3 +55,26 @@ test('setting a priority moves the account up the drain order and writes it to i
   await expectAccessible(page, 'accounts (priority)');
   expect(watch.errors).toEqual([]);
 });
+
+test('an account the engine rests shows why and until when', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  // The engine's side (GET /v0/management/accounts → coolingUntil in GET /api/accounts) is tested
+  // against a real engine process in account-routing.test.ts; here only the page's rendering of it.
+  const until = new Date();
+  until.setHours(14, 5, 0, 0);
+  if (until.getTime() <= Date.now()) until.setDate(until.getDate() + 1);
+  await page.route('**/api/accounts', async (route) => {
+    const res = await route.fetch();
+    const body = (await res.json()) as { accounts: Array<Record<string, unknown>> };
+    for (const a of body.accounts) if (a.email === 'alice@example.com') Object.assign(a, { coolingUntil: until.getTime(), coolingReason: 'quota exhausted' });
+    await route.fulfill({ response: res, json: body });
+  });
+  // The time is in the browser's locale (14:05, or 02:05 PM in en-US).
+  await page.goto(`${app.url}/#/accounts`);
+  const alice = page.getByTestId('account-codex-alice@example.com');
+  await expect(alice.getByTestId('account-cooling')).toHaveText(/^quota exhausted until (14:05|02:05 PM): the next account takes its requests$/);
+  await expect(alice).toContainText('resting');
+  await expect(page.getByTestId('account-codex-bob@example.com').getByTestId('account-cooling')).toHaveCount(0);
+  await page.screenshot({ path: `${SHOTS}/accounts-resting.png`, fullPage: true });
+  await expectAccessible(page, 'accounts (resting)');
+});

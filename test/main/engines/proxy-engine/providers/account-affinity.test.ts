@@ -59,3 +59,14 @@ describe('KeyPool strategies', () => {
     expect(rr.freeSlots(50, 2)).toEqual([1, 0]);
   });
 });
+
+describe('routing.account_strategy and routing.session_affinity in proxy/config.yaml', () => {
+  it('default to round-robin with affinity, take fill-first, and refuse anything else by name', async () => {
+    const { parseProxyConfig, ProxyConfigError } = await import('../../../../../main/engines/proxy-engine/config.js');
+    expect(parseProxyConfig('{}').routing).toMatchObject({ account_strategy: 'round-robin', session_affinity: true });
+    expect(parseProxyConfig('routing: { account_strategy: fill-first, session_affinity: false }').routing).toMatchObject({ account_strategy: 'fill-first', session_affinity: false });
+    expect(() => parseProxyConfig('routing: { account_strategy: fill-last }')).toThrow(ProxyConfigError);
+    expect(() => parseProxyConfig('routing: { account_strategy: fill-last }')).toThrow(/account_strategy/);
+    expect(() => parseProxyConfig('routing: { session_affinity: "yes" }')).toThrow(/session_affinity/);
+  });
+});
