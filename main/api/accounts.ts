@@ -9,6 +9,8 @@ import {
   callbackBody,
   callbackError,
   importBody,
+  priorityBody,
+  priorityError,
   signInBody,
   signInError,
   signInStartResponse,
@@ -83,6 +85,16 @@ export function createAccountsRouter({ services, registry }: RouterDeps): Router
       handler: ({ params }) => accounts[action](params.provider ?? '', params.accountId ?? ''),
     });
   }
+
+  route({
+    method: 'put',
+    path: '/api/accounts/:provider/:accountId/priority',
+    summary: "Set the account's place in the drain order (`priority` in its file, higher first)",
+    body: priorityBody,
+    bodyError: priorityError,
+    response: accountResponse,
+    handler: ({ params, body }) => accounts.setPriority(params.provider ?? '', params.accountId ?? '', body.priority),
+  });
 
   route({
     method: 'delete',

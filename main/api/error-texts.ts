@@ -80,6 +80,7 @@ export const E = {
   noCredentials: 'No credentials found',
   providerFailed: 'Provider request failed',
   refreshBusy: 'Refresh in progress',
+  invalidPriority: 'Invalid priority',
   // API providers (decisions §4.2)
   providerNotFound: 'Provider not found',
   apiKeyRequired: 'API key required',

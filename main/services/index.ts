@@ -77,6 +77,7 @@ export async function createServices(ctx: ServiceContext, prebuilt: { usage?: Us
     accounts: new AccountService(ctx.appConfig),
     providerAccounts: new ProviderAccountsService(ctx, {
       onFirstAccount: async (provider) => void (await createAccountProfile(provider, { settings: settingsServices.settings, profiles: area.profiles })),
+      engine: () => running.control.managementEndpoint(),
     }),
     usage,
     proxy,

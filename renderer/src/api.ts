@@ -158,6 +158,8 @@ export const api = {
   importAccount: (provider: string) => json<T.AccountAnswer>('POST', `/api/accounts/${enc(provider)}/import`, {}),
   accountAction: (provider: string, accountId: string, action: 'pause' | 'resume' | 'refresh') =>
     json<T.AccountAnswer>('POST', `/api/accounts/${enc(provider)}/${enc(accountId)}/${action}`),
+  setAccountPriority: (provider: string, accountId: string, priority: number) =>
+    json<T.AccountAnswer>('PUT', `/api/accounts/${enc(provider)}/${enc(accountId)}/priority`, { priority }),
   removeAccount: (provider: string, accountId: string) => json<T.AccountRemoved>('DELETE', `/api/accounts/${enc(provider)}/${enc(accountId)}`),
 
   bridgeStatus: () => json<T.BridgeStatus>('GET', '/api/bridge/status'),

@@ -13,6 +13,11 @@ export const accountView = z.object({
   lastError: z.string().optional(),
   models: z.array(z.string()),
   file: z.string(),
+  /** The auth file's `priority` (CLIProxyAPI's field): higher drains first; 0 when absent. */
+  priority: z.int(),
+  /** The running engine rests the account until then (ms), and why. */
+  coolingUntil: z.int().optional(),
+  coolingReason: z.string().optional(),
 });
 
 export const accountsListResponse = z.object({ accounts: z.array(accountView) });
@@ -32,3 +37,7 @@ export const callbackBody = z.object({ url: z.string().min(1) });
 export const callbackError = E.missingCallbackUrl;
 
 export const importBody = z.object({ path: z.string().min(1).max(4096).optional() });
+
+/** An account's place in its provider's drain order (issue 31): higher first. */
+export const priorityBody = z.object({ priority: z.int().min(-1000).max(1000) });
+export const priorityError = E.invalidPriority;

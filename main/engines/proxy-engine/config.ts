@@ -46,6 +46,13 @@ export const upstreamSchema = z.looseObject({
 
 /** How traffic is routed (issue 6): key cooldown after a 429/5xx and bounded upstream waits. */
 export const routingSchema = z.looseObject({
+  /**
+   * How the signed-in accounts of one provider share its traffic (decisions §4.1): take turns
+   * (`round-robin`), or drain the first free account in priority order before the next (`fill-first`).
+   */
+  account_strategy: z.enum(['round-robin', 'fill-first']).default('round-robin'),
+  /** Requests of one client session stay on one account while it is free, so prompt caches survive. */
+  session_affinity: z.boolean().default(true),
   /** A key that got 429 or 5xx is skipped this long (a longer Retry-After wins, up to 10 min). */
   cooldown_seconds: z.number().min(0).default(30),
   connect_timeout_seconds: z.number().positive().default(10),

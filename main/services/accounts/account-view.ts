@@ -16,6 +16,12 @@ export interface AccountView {
   lastError?: string;
   models: string[];
   file: string;
+  /** The file's `priority` (CLIProxyAPI's field): higher drains first; 0 when absent. */
+  priority: number;
+  /** ms until which the running engine rests the account (its quota reset, a sign-out…); absent when it takes traffic. */
+  coolingUntil?: number;
+  /** Why it rests: "quota exhausted", "signed out by the provider", "provider error", … */
+  coolingReason?: string;
 }
 
 /** Where Switchboard keeps its own notes inside an auth file (CLIProxyAPI ignores unknown keys). */
@@ -48,6 +54,7 @@ export function viewOf(stored: StoredAuth, now: number): AccountView | null {
     ...(note.last_error ? { lastError: note.last_error } : {}),
     models: PROVIDERS[provider].models,
     file,
+    priority: typeof record.priority === 'number' && Number.isFinite(record.priority) ? record.priority : 0,
   };
 }
 

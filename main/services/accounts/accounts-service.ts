@@ -4,6 +4,7 @@ import { isRecord } from '../../infra/json-checks.js';
 import { readTextIfExists } from '../../infra/file-stat.js';
 import type { ServiceContext } from '../context.js';
 import { accountIdOf, NOTE_KEY, viewOf, type AccountView } from './account-view.js';
+import { engineCooling, withCooling, type EngineEndpoint } from './engine-cooling.js';
 import { AuthStore, type AuthRecord } from './auth-store.js';
 import { AccountsError } from './errors.js';
 import { importAccount } from './importer.js';
@@ -19,6 +20,8 @@ export interface ProviderAccountsOptions {
   pollFloorMs?: number;
   /** How often accounts are checked for a due refresh. */
   refreshCheckMs?: number;
+  /** The running engine's management endpoint, to show which accounts it rests (quota exhausted until …). */
+  engine?: EngineEndpoint;
 }
 
 /**
@@ -85,8 +88,9 @@ export class ProviderAccountsService {
 
   async list(): Promise<{ accounts: AccountView[] }> {
     const now = this.ctx.clock.now();
-    const accounts = (await this.store.list()).map((s) => viewOf(s, now)).filter((v): v is AccountView => v !== null);
-    return { accounts };
+    const [stored, cooling] = await Promise.all([this.store.list(), engineCooling(this.options.engine)]);
+    const accounts = stored.map((s) => viewOf(s, now)).filter((v): v is AccountView => v !== null);
+    return { accounts: withCooling(accounts, cooling, now) };
   }
 
   async signIn(provider: string, method: SignInMethod | undefined): Promise<SignInStart> {
@@ -137,6 +141,17 @@ export class ProviderAccountsService {
     this.refresher.forget(file);
     this.announce('removed', file, undefined, account);
     return { removed: true, account, backupPath };
+  }
+
+  /** Writes the account's `priority` (its place in the drain order, higher first; 0 removes the field). */
+  async setPriority(provider: string, accountId: string, priority: number): Promise<{ account: AccountView }> {
+    const file = await this.fileOf(provider, accountId);
+    await this.store.update(file, (r) => {
+      const { priority: _was, ...rest } = r;
+      return priority === 0 ? rest : { ...rest, priority };
+    });
+    this.announce('priority', file);
+    return { account: await this.view(file) };
   }
 
   private async setDisabled(provider: string, accountId: string, disabled: boolean): Promise<{ account: AccountView }> {

@@ -110,6 +110,27 @@ describe('sign-in', () => {
 });
 
 describe('accounts', () => {
+  it('sets the drain-order priority in the auth file, atomically, and refuses bad values', async () => {
+    const codex = (await app.json('GET', '/api/accounts')).body.accounts.find((a: any) => a.provider === 'codex');
+    expect(codex.priority).toBe(0);
+    const id = encodeURIComponent(codex.accountId);
+    const file = path.join(app.home, 'proxy', 'auth', codex.file);
+    const before = JSON.parse(await fs.readFile(file, 'utf8'));
+    expect(await app.json('PUT', `/api/accounts/codex/${id}/priority`, { priority: 7 })).toMatchObject({ status: 200, body: { account: { accountId: codex.accountId, priority: 7 } } });
+    // The file keeps everything else and gains CLIProxyAPI's `priority` field.
+    expect(JSON.parse(await fs.readFile(file, 'utf8'))).toEqual({ ...before, priority: 7 });
+    expect((await app.json('GET', '/api/accounts')).body.accounts.find((a: any) => a.file === codex.file).priority).toBe(7);
+    for (const bad of [{}, { priority: 1.5 }, { priority: '3' }, { priority: 5000 }, { priority: null }]) {
+      expect(await app.json('PUT', `/api/accounts/codex/${id}/priority`, bad)).toMatchObject({ status: 400, body: { error: 'Invalid priority' } });
+    }
+    expect(JSON.parse(await fs.readFile(file, 'utf8')).priority).toBe(7);
+    expect(await app.json('PUT', '/api/accounts/codex/nobody@example.com/priority', { priority: 1 })).toMatchObject({ status: 404, body: { error: 'Account not found' } });
+    expect(await app.json('PUT', '/api/accounts/openai/x/priority', { priority: 1 })).toEqual({ status: 400, body: INVALID_PROVIDER });
+    // 0 is the default: the field goes away again.
+    expect(await app.json('PUT', `/api/accounts/codex/${id}/priority`, { priority: 0 })).toMatchObject({ status: 200, body: { account: { priority: 0 } } });
+    expect(JSON.parse(await fs.readFile(file, 'utf8'))).toEqual(before);
+  });
+
   it('lists, pauses, resumes, refreshes and removes; unknown and path-like ids are refused', async () => {
     const list = await app.json('GET', '/api/accounts');
     expect(list.status).toBe(200);

@@ -41,7 +41,7 @@ export async function prepareAccountCall(scan: AccountScan, input: AccountCallIn
     const failure = err instanceof CopilotTokenError ? err : new CopilotTokenError(String(err), 502);
     // No subscription will not come back within seconds; a network failure may.
     const seconds = failure.status === 403 ? Math.max(input.cooldownSeconds, 600) : input.cooldownSeconds;
-    upstream.pool.coolDownUntil(slot, input.now + seconds * 1000);
+    upstream.pool.coolDownUntil(slot, input.now + seconds * 1000, failure.status === 403 ? 'no Copilot subscription' : 'Copilot token exchange failed');
     return { ok: false, status: failure.status, message: `ghcp account ${account.email}: ${failure.message}` };
   }
   const headers = copilotHeaders(copilot.token, input.request.parsed(), plan.stream);

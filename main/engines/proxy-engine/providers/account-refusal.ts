@@ -20,19 +20,19 @@ export function accountRefusal(upstream: AccountUpstream, slot: number, status: 
   const who = `${upstream.name} account ${account.email}`;
   if (status === 429 || failure.status === 429) {
     const until = now + (failure.resetsInSeconds ?? cooldownSeconds) * 1000;
-    upstream.pool.coolDownUntil(slot, until);
+    upstream.pool.coolDownUntil(slot, until, 'quota exhausted');
     return { status: 429, message: `${who}: quota exhausted until ${new Date(until).toISOString()} (${failure.message})`, tryNext: true };
   }
   if (status === 401) {
-    upstream.pool.coolDownUntil(slot, now + cooldownSeconds * 1000);
+    upstream.pool.coolDownUntil(slot, now + cooldownSeconds * 1000, 'signed out by the provider');
     return { status: 401, message: `${who} was signed out by the provider: sign in again (switchboard login ${upstream.name})`, tryNext: true };
   }
   if (status === 403 && /challenge|cloudflare|<html/i.test(body)) {
-    upstream.pool.coolDownUntil(slot, now + cooldownSeconds * 1000);
+    upstream.pool.coolDownUntil(slot, now + cooldownSeconds * 1000, 'Cloudflare challenge');
     return { status: 403, message: `${who}: the provider answered with a Cloudflare challenge instead of its API; try again later or sign in again`, tryNext: true };
   }
   if (status >= 500) {
-    upstream.pool.coolDownUntil(slot, now + cooldownSeconds * 1000);
+    upstream.pool.coolDownUntil(slot, now + cooldownSeconds * 1000, 'provider error');
     return { status, message: `${who}: ${failure.message}`, tryNext: true };
   }
   return { status, message: `${who}: ${failure.message}`, tryNext: false };

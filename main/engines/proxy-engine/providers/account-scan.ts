@@ -81,16 +81,17 @@ export class AccountScan {
 
   private build(provider: AccountProvider, format: AccountUpstream['format'], baseUrl: string, models: readonly string[], accounts: AccountRef[]): AccountUpstream[] {
     if (this.ctx.config.providers[provider]?.enabled === false || accounts.length === 0) return [];
-    accounts.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+    // Drain order: higher `priority` first (CLIProxyAPI's rule), then the file name.
+    accounts.sort((a, b) => (b.priority ?? 0) - (a.priority ?? 0) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
     const keys = accounts.map((a) => a.token);
-    const pool = new KeyPool(keys);
+    const pool = new KeyPool(keys, this.ctx.config.routing.account_strategy);
     const previous = this.upstreams.find((u) => u.name === provider && u.format === format);
     if (previous) {
       // An account keeps its cooldown across a re-read (another account signed in, a pause
       // elsewhere), unless its token changed: a refreshed sign-in starts fresh.
       accounts.forEach((account, slot) => {
         const old = previous.accounts.findIndex((a) => a.file === account.file && a.token === account.token);
-        if (old >= 0) pool.coolDownUntil(slot, previous.pool.cooledUntil(old));
+        if (old >= 0) pool.coolDownUntil(slot, previous.pool.cooledUntil(old), previous.pool.reason(old));
       });
     }
     return [{ kind: 'account', name: provider, format, base_url: baseUrl, models: [...models], api_key: keys, accounts, pool }];
@@ -139,9 +140,10 @@ async function readAccount(file: string): Promise<Found | undefined> {
   const o = value as Record<string, unknown>;
   if (o.disabled === true) return undefined; // a paused account
   const name = path.basename(file);
+  const priority = typeof o.priority === 'number' && Number.isFinite(o.priority) ? o.priority : 0;
   const codex = parseCodexAccount(name, o);
-  if (codex) return { provider: 'codex', ref: codex };
+  if (codex) return { provider: 'codex', ref: { ...codex, priority } };
   const ghcp = parseCopilotAccount(name, o);
-  if (ghcp) return { provider: 'ghcp', ref: ghcp };
+  if (ghcp) return { provider: 'ghcp', ref: { ...ghcp, priority } };
   return undefined;
 }

@@ -3,7 +3,8 @@ import type { KeyPool } from '../traffic/key-pool.js';
 
 /**
  * A subscription provider's signed-in accounts as one upstream: each account is a slot of its key
- * pool (round-robin, a 429 cools that account down until its reset), so routing, failover and the
+ * pool, in drain order (priority, then file name; round-robin or fill-first by
+ * `routing.account_strategy`; a 429 cools that account down until its reset), so routing, failover and the
  * request log treat accounts as they treat an API upstream's keys. Built from the auth files, never
  * from proxy/config.yaml.
  */
@@ -36,6 +37,8 @@ export interface AccountRef {
   token: string;
   /** codex: the ChatGPT account id (`chatgpt-account-id`). */
   accountId?: string;
+  /** The auth file's `priority` (CLIProxyAPI's field): higher drains first; 0 when absent. */
+  priority?: number;
 }
 
 /** What the traffic code routes to: an upstream from proxy/config.yaml, or a provider's accounts. */

@@ -11,6 +11,7 @@ import { BodyTooLargeError, readBody } from './read-body.js';
 import { ClientBody } from './client-body.js';
 import type { Endpoint } from './routes.js';
 import { attemptOrder, resolveUpstreams } from './select.js';
+import { isAccountUpstream } from '../providers/account-upstream.js';
 import { trafficState } from './state.js';
 
 export type TrafficEndpoint = Exclude<Endpoint, 'models' | 'model'>;
@@ -100,7 +101,9 @@ async function serve(ctx: EngineContext, x: Exchange): Promise<void> {
       return answer(x, 200, { input_tokens: estimate });
     }
   }
-  const attempts = attemptOrder(upstreams, state.poolOf, ctx.now());
+  const now = ctx.now();
+  const sticky = ctx.config.routing.session_affinity;
+  const attempts = attemptOrder(upstreams, state.poolOf, now, (u) => (sticky && isAccountUpstream(u) ? state.affinity.slotFor(session, u, now) : undefined));
   const { req, res, client, endpoint, search, record, hangup } = x;
   await forward(ctx, { req, res, client, endpoint, request, search, clientModel: model, upstreamModel: resolved.upstreamModel, record, hangup }, attempts);
 }

@@ -126,6 +126,10 @@ export async function forward(ctx: EngineContext, call: ForwardCall, attempts: A
     const ended = plan.streamFailure?.();
     // A quota answer inside the backend's 200 stream cools the account like a 429 would.
     if (ended && isAccountUpstream(upstream) && ended.status === 429) accountRefusal(upstream, slot, 429, JSON.stringify({ error: { message: ended.message } }), ctx.now(), ctx.config.routing.cooldown_seconds);
+    // The session stays on the account that served it (prompt caches live per account).
+    if (done === 'sent' && isAccountUpstream(upstream) && call.record.session && ctx.config.routing.session_affinity) {
+      trafficState(ctx).affinity.remember(call.record.session, upstream, slot, ctx.now());
+    }
     if (done === 'sent' || done === 'aborted') return;
     pool.coolDown(slot, ctx.now(), ctx.config.routing.cooldown_seconds * 1000);
     last = done;

@@ -38,15 +38,15 @@ export interface Attempt {
 
 /**
  * The order to try keys in: every free key of every candidate upstream (upstreams in config
- * order, keys round-robin within each). When no key is free anywhere, the one whose cooldown ends
+ * order, keys round-robin or fill-first within each; the session's account first when it is free). When no key is free anywhere, the one whose cooldown ends
  * first is still tried: refusing on our own bookkeeping alone would turn one upstream hiccup into
  * a self-made outage for single-key setups.
  */
-export function attemptOrder(upstreams: RoutedUpstream[], poolOf: (u: RoutedUpstream) => KeyPool, now: number): Attempt[] {
+export function attemptOrder(upstreams: RoutedUpstream[], poolOf: (u: RoutedUpstream) => KeyPool, now: number, preferredSlot: (u: RoutedUpstream) => number | undefined = () => undefined): Attempt[] {
   const out: Attempt[] = [];
   for (const upstream of upstreams) {
     const pool = poolOf(upstream);
-    for (const slot of pool.freeSlots(now)) out.push({ upstream, pool, slot });
+    for (const slot of pool.freeSlots(now, preferredSlot(upstream))) out.push({ upstream, pool, slot });
   }
   if (out.length > 0) return out.slice(0, MAX_ATTEMPTS);
   let best: (Attempt & { until: number }) | undefined;

@@ -1,5 +1,6 @@
 import type { EngineContext } from '../context.js';
 import { upstreamKeys, type Upstream } from '../config.js';
+import { AccountAffinity } from '../providers/account-affinity.js';
 import { AccountScan } from '../providers/account-scan.js';
 import { isAccountUpstream, type RoutedUpstream } from '../providers/account-upstream.js';
 import { DEFAULT_ERROR_LOG_KEEP, ErrorLogWriter } from './error-log-writer.js';
@@ -11,6 +12,8 @@ export interface TrafficState {
   poolOf: (upstream: RoutedUpstream) => KeyPool;
   /** The signed-in subscription accounts, as upstreams. */
   accounts: AccountScan;
+  /** Which account each client session last used (`routing.session_affinity`). */
+  affinity: AccountAffinity;
   errorLogs: ErrorLogWriter;
   requestLog: RequestLog;
 }
@@ -31,6 +34,7 @@ export function trafficState(ctx: EngineContext): TrafficState {
         return pool;
       },
       accounts: new AccountScan({ authDir: ctx.authDir, config: ctx.config, originOverrides: ctx.originOverrides ?? {}, now: ctx.now }),
+      affinity: new AccountAffinity(),
       errorLogs: new ErrorLogWriter(ctx.logsDir, keep, ctx.logger),
       requestLog: ctx.requestLog ?? new RequestLog(ctx.logsDir, ctx.logger, ctx.startedAt),
     };

@@ -7,6 +7,7 @@ import { useNow } from '../../lib/live.js';
 import { usedShare } from '../../lib/quota-accounts.js';
 import { useAction } from '../../lib/use-action.js';
 import { useResource } from '../../lib/use-resource.js';
+import { AccountPriority, inDrainOrder } from './account-priority.js';
 
 const STATUS: Record<Account['status'], [StatusKind, string]> = {
   active: ['ok', 'active'],
@@ -15,12 +16,12 @@ const STATUS: Record<Account['status'], [StatusKind, string]> = {
   error: ['bad', 'error'],
 };
 
-/** Every account with its status, expiry, models, quota and actions. */
+/** Every account with its status, expiry, models, quota and actions, in each provider's drain order. */
 export function AccountList(props: { accounts: Account[]; onChange: () => void }) {
   if (props.accounts.length === 0) return <Empty>No accounts yet. Sign in above, or import the sign-in of the Codex CLI or Copilot.</Empty>;
   return (
     <ul class="acc-list" data-testid="account-list">
-      {props.accounts.map((a) => (
+      {inDrainOrder(props.accounts).map((a) => (
         <AccountRow key={a.file} account={a} onChange={props.onChange} />
       ))}
     </ul>
@@ -30,7 +31,8 @@ export function AccountList(props: { accounts: Account[]; onChange: () => void }
 function AccountRow(props: { account: Account; onChange: () => void }) {
   const a = props.account;
   const now = useNow(30_000);
-  const [kind, label] = STATUS[a.status];
+  const cooling = a.coolingUntil !== undefined && a.coolingUntil > now && a.status === 'active';
+  const [kind, label] = cooling ? (['warn', 'resting'] as [StatusKind, string]) : STATUS[a.status];
   const act = useAction(async (action: 'pause' | 'resume' | 'refresh' | 'remove') => {
     if (action === 'remove') {
       if (!window.confirm(`Remove the ${a.provider} account ${a.label}? Its file is kept in backups/auth/.`)) return undefined;
@@ -54,6 +56,11 @@ function AccountRow(props: { account: Account; onChange: () => void }) {
         {a.models.length > 0 ? <span> · models {a.models.join(', ')}</span> : null}
       </p>
       {a.lastError ? <p class="acc-error" role="alert">{a.lastError}</p> : null}
+      {cooling ? (
+        <p class="acc-cooling" data-testid="account-cooling" title={formatTime(a.coolingUntil)}>
+          {a.coolingReason} until {clock(a.coolingUntil!)}: the next account takes its requests
+        </p>
+      ) : null}
       {a.status !== 'paused' ? <QuotaBars provider={a.provider} accountId={a.accountId} /> : null}
       <ErrorNotice error={act.error} context={`${a.provider} ${a.accountId}`} onDismiss={act.clear} />
       <div class="actions">
@@ -65,9 +72,15 @@ function AccountRow(props: { account: Account; onChange: () => void }) {
         <button type="button" class="btn btn-small" disabled={act.busy} onClick={() => void act.run('refresh')}>Refresh</button>
         <a class="btn btn-small btn-quiet" href={`#/profiles/${encodeURIComponent(a.provider)}`}>Use with Claude Code</a>
         <button type="button" class="btn btn-small btn-danger" disabled={act.busy} onClick={() => void act.run('remove')}>Remove</button>
+        <AccountPriority key={a.priority} account={a} onChange={props.onChange} />
       </div>
     </li>
   );
+}
+
+/** "14:05": the time of day a rest ends (the full date is in the title). */
+function clock(ms: number): string {
+  return new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 }
 
 /** The quota route's windows for this account, as bars; a failure says why in one line. */

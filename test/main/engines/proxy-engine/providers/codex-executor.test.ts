@@ -172,7 +172,8 @@ describe('codex accounts in the built-in engine', () => {
   });
 
   it('shares traffic between the active accounts and never uses a paused one', async () => {
-    for (let i = 0; i < 4; i++) await (await post('/v1/messages', claudeCodeRequest({ stream: false }))).json();
+    // Four sessions: one session would stay on its account (session affinity).
+    for (let i = 0; i < 4; i++) await (await post('/v1/messages', claudeCodeRequest({ stream: false, metadata: { user_id: `share-${i}` } }))).json();
     const tokens = backend.seen.map((r) => r.headers.authorization);
     expect(new Set(tokens)).toEqual(new Set(['Bearer at-alice', 'Bearer at-bob']));
     expect(tokens.filter((t) => t === 'Bearer at-alice')).toHaveLength(2);
