@@ -39,6 +39,13 @@ export const proxySectionSchema = z.looseObject({
   error_log_keep: z.number().int().min(1).max(10_000).default(100),
   quota_endpoints: quotaEndpointsSchema.prefault({}),
   auth: proxyAuthSchema.prefault({}),
+  /** Managed CLIProxyAPI (decisions §4.1): backend and an optional version pin. */
+  cliproxy: z
+    .looseObject({
+      backend: z.enum(['original', 'plus']).default('original'),
+      pin: z.string().nullable().default(null),
+    })
+    .prefault({}),
 });
 
 export const bridgeSectionSchema = z.looseObject({
@@ -79,6 +86,11 @@ export const desktopSectionSchema = z.looseObject({
   error_rate_notice: z.number().gt(0).max(1).nullable().optional(),
 });
 
+export const networkSectionSchema = z.looseObject({
+  /** Outbound origin → replacement origin (tests, mirrors); see main/infra/origin-overrides.ts. */
+  origin_overrides: z.record(z.string(), z.string()).default({}),
+});
+
 export const appConfigSchema = z.looseObject({
   /** Name of the default profile; removed by DELETE /api/accounts/reset-default. */
   default: z.string().optional(),
@@ -88,6 +100,7 @@ export const appConfigSchema = z.looseObject({
   agent_tool: agentToolSectionSchema.prefault({}),
   agent: agentSectionSchema.prefault({}),
   desktop: desktopSectionSchema.prefault({}),
+  network: networkSectionSchema.prefault({}),
 });
 
 export type AppConfig = z.output<typeof appConfigSchema>;
