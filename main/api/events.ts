@@ -4,7 +4,7 @@ import { routeOn } from './route.js';
 import type { RouterDeps } from './routers.js';
 
 /** The events `/api/events` forwards, in the names the window and other local clients listen for. */
-export const STREAMED_EVENTS: readonly AppEventName[] = ['proxy-state', 'proxy-request', 'bridge-state', 'usage-refreshed', 'anomaly', 'config-changed', 'profiles'];
+export const STREAMED_EVENTS: readonly AppEventName[] = ['proxy-state', 'proxy-request', 'bridge-state', 'usage-refreshed', 'anomaly', 'config-changed', 'profiles', 'cliproxy-install'];
 
 export interface EventStreamOptions {
   /** Comment line interval that keeps proxies and idle timers from closing the stream (15-25 s). */

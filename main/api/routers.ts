@@ -17,6 +17,7 @@ import { createProxyRouter } from './proxy.js';
 import { createProfilesRouter } from './profiles.js';
 import { createClaudeCodeRouter } from './claude-code.js';
 import { createTrafficRouter } from './traffic.js';
+import { createCliproxyRouter } from './cliproxy.js';
 
 export interface RouterDeps {
   services: Services;
@@ -30,4 +31,4 @@ export interface RouterDeps {
  * One router per area, mounted in this order. Literal routes that could be shadowed by a
  * parameter route of another area come first (the token routes before `/api/settings/:profile`).
  */
-export const areaRouters: Array<(deps: RouterDeps) => Router> = [createMetaRouter, (deps) => createEventsRouter(deps), createTokensRouter, createProfilesRouter, createClaudeCodeRouter, createSettingsRouter, createPresetsRouter, createSharedRouter, createAgentToolRouter, createAppConfigRouter, createBridgeRouter, createUsageRouter, createProxyRouter, createTrafficRouter];
+export const areaRouters: Array<(deps: RouterDeps) => Router> = [createMetaRouter, (deps) => createEventsRouter(deps), createTokensRouter, createProfilesRouter, createClaudeCodeRouter, createSettingsRouter, createPresetsRouter, createSharedRouter, createAgentToolRouter, createAppConfigRouter, createBridgeRouter, createUsageRouter, createCliproxyRouter, createProxyRouter, createTrafficRouter];

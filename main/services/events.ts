@@ -12,6 +12,8 @@ export interface AppEventMap {
   'config-changed': { section: string };
   /** Profiles changed: default, preset applied, routed through the proxy, keys followed (issue 18). */
   profiles: { reason: string; profiles: string[] };
+  /** Download progress of a managed CLIProxyAPI install (decisions §4.1); total null when unknown. */
+  'cliproxy-install': { backend: string; version: string; received: number; total: number | null };
   /** The app is shutting down: long-lived responses end now instead of being cut. Not streamed. */
   closing: Record<string, never>;
 }

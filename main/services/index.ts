@@ -14,6 +14,7 @@ import { ProxyService } from './proxy/proxy-service.js';
 import { createProfilesArea, modelSuggestions, presetModels, type ModelSuggestion } from './profiles/index.js';
 import type { ProfilesService } from './profiles/profiles-service.js';
 import type { ClaudeCodeService } from './claude-code/claude-code-service.js';
+import { CliproxyService } from './cliproxy/cliproxy-service.js';
 
 /**
  * Every domain service of the main process. Each area adds its service here and builds it
@@ -33,6 +34,8 @@ export interface Services {
   proxy: ProxyService;
   profiles: ProfilesService;
   claudeCode: ClaudeCodeService;
+  /** The managed CLIProxyAPI binary (decisions §4.1). */
+  cliproxy: CliproxyService;
   /** Models for the profile editor: the running proxy's, usage's, the presets' (issue 18). */
   modelSuggestions(): Promise<{ models: ModelSuggestion[] }>;
 }
@@ -71,6 +74,7 @@ export async function createServices(ctx: ServiceContext, prebuilt: { usage?: Us
     proxy,
     profiles: area.profiles,
     claudeCode: area.claudeCode,
+    cliproxy: new CliproxyService(ctx),
     modelSuggestions: () =>
       modelSuggestions({
         proxy: async () => (running.isRunning() ? (await running.models()).models.map((m) => m.id) : []),

@@ -1,0 +1,114 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { resourcePath } from '../../infra/app-root.js';
+import { setIn } from '../app-config/store.js';
+import type { ServiceContext } from '../context.js';
+import type { CliproxyBackend } from './backends.js';
+import { installCliproxy, readInstalled, type InstalledBinary } from './installer.js';
+import { fetchRelease } from './release-feed.js';
+
+export interface CliproxyStatus {
+  installed: boolean;
+  backend: CliproxyBackend;
+  version: string | null;
+  path: string | null;
+  pinned: string | null;
+  latestVersion: string | null;
+  knownBad: string[];
+  running: boolean;
+  port: number | null;
+}
+
+export interface InstallRequest {
+  backend?: CliproxyBackend;
+  version?: string;
+  force?: boolean;
+}
+
+/**
+ * The managed CLIProxyAPI binary (decisions §4.1): what is installed in `{config_dir}/proxy/bin/`,
+ * the pin and backend in config.yaml `proxy.cliproxy`, the known-bad list shipped as data.
+ */
+export class CliproxyService {
+  readonly binDir: string;
+  private installing: Promise<InstalledBinary> | null = null;
+
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly knownBadFile = resourcePath('cliproxy-known-bad.json'),
+  ) {
+    this.binDir = path.join(ctx.paths.proxyDir, 'bin');
+  }
+
+  async knownBad(backend: CliproxyBackend): Promise<string[]> {
+    try {
+      const data = JSON.parse(await fs.readFile(this.knownBadFile, 'utf8')) as Record<string, unknown>;
+      const list = data[backend];
+      return Array.isArray(list) ? list.filter((v): v is string => typeof v === 'string') : [];
+    } catch {
+      return [];
+    }
+  }
+
+  async status(opts: { checkLatest?: boolean } = {}): Promise<CliproxyStatus> {
+    const { config } = await this.ctx.appConfig.read();
+    const installed = await readInstalled(this.binDir);
+    const backend = installed?.backend ?? config.proxy.cliproxy.backend;
+    let latestVersion: string | null = null;
+    if (opts.checkLatest) {
+      latestVersion = await fetchRelease(backend, null, config.network.origin_overrides).then(
+        (r) => r.version,
+        () => null, // offline: the status still answers
+      );
+    }
+    return {
+      installed: installed !== null,
+      backend,
+      version: installed?.version ?? null,
+      path: installed?.path ?? null,
+      pinned: config.proxy.cliproxy.pin,
+      latestVersion,
+      knownBad: await this.knownBad(backend),
+      running: false,
+      port: null,
+    };
+  }
+
+  /** Installs the requested version, else the pin, else the latest release; one install at a time. */
+  async install(req: InstallRequest): Promise<InstalledBinary & { previousVersion: string | null }> {
+    if (this.installing) await this.installing.catch(() => undefined);
+    const { config } = await this.ctx.appConfig.read();
+    const backend = req.backend ?? config.proxy.cliproxy.backend;
+    const version = req.version ?? config.proxy.cliproxy.pin;
+    const previous = await readInstalled(this.binDir);
+    const run = installCliproxy({
+      binDir: this.binDir,
+      backend,
+      version,
+      force: req.force ?? false,
+      knownBad: await this.knownBad(backend),
+      overrides: config.network.origin_overrides,
+      onProgress: (p) => this.ctx.events.emit('cliproxy-install', { backend, version: version ?? 'latest', ...p }),
+    });
+    this.installing = run;
+    try {
+      const done = await run;
+      if (config.proxy.cliproxy.backend !== backend) await this.ctx.appConfig.update((doc) => setIn(doc, ['proxy', 'cliproxy', 'backend'], backend));
+      return { ...done, previousVersion: previous?.version ?? null };
+    } finally {
+      this.installing = null;
+    }
+  }
+
+  async setPin(version: string | null): Promise<{ pinned: string | null }> {
+    await this.ctx.appConfig.update((doc) => setIn(doc, ['proxy', 'cliproxy', 'pin'], version));
+    return { pinned: version };
+  }
+
+  /** Removes the binary and its version record; `proxy/auth/` (the accounts) stays. */
+  async uninstall(): Promise<{ removed: boolean }> {
+    const installed = await readInstalled(this.binDir);
+    await fs.rm(this.binDir, { recursive: true, force: true });
+    return { removed: installed !== null };
+  }
+}
