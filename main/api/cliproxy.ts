@@ -10,6 +10,8 @@ import {
   cliproxyInstallResponse,
   cliproxyPinBody,
   cliproxyPinResponse,
+  cliproxyRunResponse,
+  cliproxyStopResponse,
   cliproxyStatusResponse,
   cliproxyUninstallResponse,
 } from './schemas/cliproxy.js';
@@ -38,7 +40,7 @@ export function createCliproxyRouter({ services, registry }: RouterDeps): Router
     handler: async ({ body }) => {
       try {
         const done = await cliproxy.install(body);
-        return { installed: true, backend: done.backend, version: done.version, previousVersion: done.previousVersion, restarted: false };
+        return { installed: true, backend: done.backend, version: done.version, previousVersion: done.previousVersion, restarted: done.restarted };
       } catch (err) {
         throw toApiError(err);
       }
@@ -53,6 +55,30 @@ export function createCliproxyRouter({ services, registry }: RouterDeps): Router
     bodyError: E.invalidCliproxyPin,
     response: cliproxyPinResponse,
     handler: ({ body }) => cliproxy.setPin(body.version),
+  });
+
+  route({
+    method: 'post',
+    path: '/api/proxy/cliproxy/start',
+    summary: 'Start the installed binary on its own loopback port (no-op when running)',
+    response: cliproxyRunResponse,
+    handler: async () => {
+      if (!(await cliproxy.status()).installed) throw new ApiError(409, E.cliproxyNotInstalled);
+      try {
+        const r = await cliproxy.ensureRunning();
+        return { running: true, port: r.port, pid: r.pid };
+      } catch (err) {
+        throw new ApiError(500, E.cliproxyStartFailed, (err as Error).message);
+      }
+    },
+  });
+
+  route({
+    method: 'post',
+    path: '/api/proxy/cliproxy/stop',
+    summary: 'Stop the binary',
+    response: cliproxyStopResponse,
+    handler: () => cliproxy.stop(),
   });
 
   route({

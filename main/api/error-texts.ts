@@ -92,6 +92,8 @@ export const E = {
   cliproxyDownloadFailed: 'Download failed',
   invalidCliproxyInstall: 'Invalid install request',
   invalidCliproxyPin: 'Invalid pin',
+  cliproxyNotInstalled: 'CLIProxyAPI not installed',
+  cliproxyStartFailed: 'Failed to start CLIProxyAPI',
 } as const;
 
 export type ErrorText = (typeof E)[keyof typeof E];

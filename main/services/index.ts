@@ -118,5 +118,6 @@ export async function stopServices(services: Services): Promise<void> {
     .catch(() => false);
   await services.bridge.shutdown(keepRunning);
   await services.proxy.shutdown(keepRunning);
+  await services.cliproxy.shutdown(keepRunning);
   await services.usage.stop();
 }

@@ -28,3 +28,5 @@ export const cliproxyInstallResponse = z.object({
 export const cliproxyPinBody = z.strictObject({ version: version.nullable() });
 export const cliproxyPinResponse = z.object({ pinned: z.string().nullable() });
 export const cliproxyUninstallResponse = z.object({ removed: z.boolean() });
+export const cliproxyRunResponse = z.object({ running: z.literal(true), port: z.number(), pid: z.number() });
+export const cliproxyStopResponse = z.object({ stopped: z.boolean() });

@@ -6,6 +6,7 @@ import type { ServiceContext } from '../context.js';
 import type { CliproxyBackend } from './backends.js';
 import { installCliproxy, readInstalled, type InstalledBinary } from './installer.js';
 import { fetchRelease } from './release-feed.js';
+import { CliproxyRunner } from './cliproxy-runner.js';
 
 export interface CliproxyStatus {
   installed: boolean;
@@ -32,12 +33,29 @@ export interface InstallRequest {
 export class CliproxyService {
   readonly binDir: string;
   private installing: Promise<InstalledBinary> | null = null;
+  readonly runner: CliproxyRunner;
 
   constructor(
     private readonly ctx: ServiceContext,
     private readonly knownBadFile = resourcePath('cliproxy-known-bad.json'),
   ) {
     this.binDir = path.join(ctx.paths.proxyDir, 'bin');
+    this.runner = new CliproxyRunner(ctx, { runDir: path.join(ctx.paths.proxyDir, 'cliproxy'), authDir: path.join(ctx.paths.proxyDir, 'auth') }, async () => (await readInstalled(this.binDir))?.path ?? null);
+  }
+
+  /** Starts the binary unless it runs; the engine and accounts call this when an account needs it. */
+  async ensureRunning(): Promise<{ port: number; pid: number }> {
+    return this.runner.start();
+  }
+
+  async stop(): Promise<{ stopped: boolean }> {
+    return { stopped: await this.runner.stop() };
+  }
+
+  /** Stops the binary with the app, unless the quit policy keeps children running (then a next run adopts it). */
+  async shutdown(keepRunning: boolean): Promise<void> {
+    if (!keepRunning) await this.runner.stop().catch(() => undefined);
+    await this.runner.dispose();
   }
 
   async knownBad(backend: CliproxyBackend): Promise<string[]> {
@@ -54,6 +72,8 @@ export class CliproxyService {
     const { config } = await this.ctx.appConfig.read();
     const installed = await readInstalled(this.binDir);
     const backend = installed?.backend ?? config.proxy.cliproxy.backend;
+    await this.runner.adopt();
+    const run = this.runner.status();
     let latestVersion: string | null = null;
     if (opts.checkLatest) {
       latestVersion = await fetchRelease(backend, null, config.network.origin_overrides).then(
@@ -69,13 +89,13 @@ export class CliproxyService {
       pinned: config.proxy.cliproxy.pin,
       latestVersion,
       knownBad: await this.knownBad(backend),
-      running: false,
-      port: null,
+      running: run.state === 'running',
+      port: run.state === 'running' ? (run.port ?? null) : null,
     };
   }
 
   /** Installs the requested version, else the pin, else the latest release; one install at a time. */
-  async install(req: InstallRequest): Promise<InstalledBinary & { previousVersion: string | null }> {
+  async install(req: InstallRequest): Promise<InstalledBinary & { previousVersion: string | null; restarted: boolean }> {
     if (this.installing) await this.installing.catch(() => undefined);
     const { config } = await this.ctx.appConfig.read();
     const backend = req.backend ?? config.proxy.cliproxy.backend;
@@ -94,7 +114,15 @@ export class CliproxyService {
     try {
       const done = await run;
       if (config.proxy.cliproxy.backend !== backend) await this.ctx.appConfig.update((doc) => setIn(doc, ['proxy', 'cliproxy', 'backend'], backend));
-      return { ...done, previousVersion: previous?.version ?? null };
+      // Update: the running binary is replaced by the new one (the old process is stopped first).
+      let restarted = false;
+      await this.runner.adopt();
+      if (this.runner.status().state === 'running') {
+        await this.runner.stop();
+        await this.runner.start();
+        restarted = true;
+      }
+      return { ...done, previousVersion: previous?.version ?? null, restarted };
     } finally {
       this.installing = null;
     }
@@ -107,6 +135,7 @@ export class CliproxyService {
 
   /** Removes the binary and its version record; `proxy/auth/` (the accounts) stays. */
   async uninstall(): Promise<{ removed: boolean }> {
+    await this.runner.stop();
     const installed = await readInstalled(this.binDir);
     await fs.rm(this.binDir, { recursive: true, force: true });
     return { removed: installed !== null };

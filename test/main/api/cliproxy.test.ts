@@ -101,3 +101,90 @@ describe('managed CLIProxyAPI API', () => {
     expect((await app.json('DELETE', '/api/proxy/cliproxy')).body).toEqual({ removed: false });
   });
 });
+
+describe('running the managed binary beside the engine', () => {
+  const fake = path.resolve('test/fixtures/fake-cliproxy.mjs');
+  const runScript = (v: string) => `#!/bin/sh\n# fake CLIProxyAPI ${v}\nexec "${process.execPath}" "${fake}" "$@"\n`;
+  let run: Awaited<ReturnType<typeof startFakeReleaseFeed>>;
+  let runApp: TestApp;
+  let runTmp: Awaited<ReturnType<typeof makeTempDir>>;
+
+  beforeAll(async () => {
+    runTmp = await makeTempDir('cliproxy-run-');
+    run = await startFakeReleaseFeed({
+      workDir: runTmp.dir,
+      repo: 'router-for-me/CLIProxyAPI',
+      prefix: 'CLIProxyAPI',
+      executable: 'cli-proxy-api',
+      releases: [{ version: '6.9.40', script: runScript('6.9.40') }, { version: '6.9.45', script: runScript('6.9.45') }],
+    });
+    runApp = await startTestApp({
+      before: async ({ home }) => {
+        await fs.mkdir(home, { recursive: true });
+        await fs.writeFile(path.join(home, 'config.yaml'), `network:\n  origin_overrides:\n    https://api.github.com: ${run.origin}\n    https://github.com: ${run.origin}\n`);
+      },
+    });
+  });
+  afterAll(async () => {
+    await runApp?.stop();
+    await run?.close();
+    await runTmp?.cleanup();
+  });
+
+  const waitFor = async (cond: () => Promise<boolean>, what: string) => {
+    const deadline = Date.now() + 5_000;
+    while (!(await cond())) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it('start needs an install (409), then runs on its own port with logging off and a generated key', async () => {
+    expect((await runApp.json('POST', '/api/proxy/cliproxy/start')).body.error).toBe('CLIProxyAPI not installed');
+    await runApp.json('POST', '/api/proxy/cliproxy/install', { version: '6.9.40' });
+    const started = await runApp.json('POST', '/api/proxy/cliproxy/start');
+    expect(started.status).toBe(200);
+    const { port, pid } = started.body;
+    expect((await runApp.json('GET', '/api/proxy/cliproxy')).body).toMatchObject({ running: true, port });
+    const rec = JSON.parse(await fs.readFile(path.join(runApp.home, 'proxy', 'cliproxy', 'logs', 'fake-cliproxy-start.json'), 'utf8'));
+    expect(rec.config).toMatchObject({ host: '127.0.0.1', port, 'auth-dir': path.join(runApp.home, 'proxy', 'auth'), 'logging-to-file': false, 'request-log': false });
+    expect(rec.config['api-keys'][0]).toMatch(/^sb-cliproxy-/);
+    expect((await fetch(`http://127.0.0.1:${port}/v1/models`)).status).toBe(401);
+    expect((await fetch(`http://127.0.0.1:${port}/v1/models`, { headers: { authorization: `Bearer ${rec.config['api-keys'][0]}` } })).status).toBe(200);
+
+    // Update while running: the old process is gone, the new binary answers on the same port.
+    const upd = await runApp.json('POST', '/api/proxy/cliproxy/install', {});
+    expect(upd.body).toMatchObject({ version: '6.9.45', previousVersion: '6.9.40', restarted: true });
+    expect(alive(pid)).toBe(false);
+    const after = await runApp.json('GET', '/api/proxy/cliproxy');
+    expect(after.body).toMatchObject({ running: true, port, version: '6.9.45' });
+    expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
+  });
+
+  it('notices a crash within 2 s', async () => {
+    const status = await runApp.json('GET', '/api/proxy/cliproxy');
+    const state = JSON.parse(await fs.readFile(path.join(runApp.home, 'proxy', 'cliproxy', 'state.json'), 'utf8'));
+    expect(status.body.running).toBe(true);
+    process.kill(state.pid, 'SIGKILL');
+    const t0 = Date.now();
+    await waitFor(async () => (await runApp.json('GET', '/api/proxy/cliproxy')).body.running === false, 'the crash to be noticed');
+    expect(Date.now() - t0).toBeLessThan(2_000);
+  });
+
+  it('stop and uninstall leave no process behind', async () => {
+    const started = await runApp.json('POST', '/api/proxy/cliproxy/start');
+    expect((await runApp.json('POST', '/api/proxy/cliproxy/stop')).body).toEqual({ stopped: true });
+    expect(alive(started.body.pid)).toBe(false);
+    await runApp.json('POST', '/api/proxy/cliproxy/start');
+    expect((await runApp.json('DELETE', '/api/proxy/cliproxy')).body).toEqual({ removed: true });
+    expect((await runApp.json('GET', '/api/proxy/cliproxy')).body).toMatchObject({ installed: false, running: false });
+  });
+});
