@@ -3,8 +3,8 @@ import path from 'node:path';
 import { resourcePath } from '../../infra/app-root.js';
 import { setIn } from '../app-config/store.js';
 import type { ServiceContext } from '../context.js';
-import type { CliproxyBackend } from './backends.js';
-import { installCliproxy, readInstalled, type InstalledBinary } from './installer.js';
+import { compareVersions, type CliproxyBackend } from './backends.js';
+import { installCliproxy, isKnownBad, readInstalled, type InstalledBinary } from './installer.js';
 import { fetchRelease } from './release-feed.js';
 import { CliproxyRunner } from './cliproxy-runner.js';
 
@@ -93,6 +93,37 @@ export class CliproxyService {
       port: run.state === 'running' ? (run.port ?? null) : null,
     };
   }
+
+  /**
+   * The installed binary for the update check (decisions §4.1): `latestVersion` is the newest
+   * allowed (the pin, else the feed's latest unless known-bad). Null when nothing is installed.
+   * The feed's answer is kept an hour unless `force`.
+   */
+  async updateInfo(opts: { force?: boolean } = {}): Promise<{ currentVersion: string; latestVersion: string; hasUpdate: boolean; error?: string } | null> {
+    const installed = await readInstalled(this.binDir);
+    if (!installed) return null;
+    const { config } = await this.ctx.appConfig.read();
+    let latest = config.proxy.cliproxy.pin;
+    let error: string | undefined;
+    if (!latest) {
+      const now = this.ctx.clock.now();
+      const cached = this.latestCache;
+      if (!opts.force && cached && cached.backend === installed.backend && now - cached.at < 60 * 60_000) latest = cached.version;
+      else {
+        try {
+          latest = (await fetchRelease(installed.backend, null, config.network.origin_overrides)).version;
+          this.latestCache = { backend: installed.backend, version: latest, at: now };
+        } catch (err) {
+          error = `CLIProxyAPI release feed: ${(err as Error).message}`;
+        }
+      }
+      if (latest && isKnownBad(latest, await this.knownBad(installed.backend))) latest = null;
+    }
+    const latestVersion = latest ?? installed.version;
+    return { currentVersion: installed.version, latestVersion, hasUpdate: compareVersions(latestVersion, installed.version) > 0, ...(error ? { error } : {}) };
+  }
+
+  private latestCache: { backend: CliproxyBackend; version: string; at: number } | null = null;
 
   /** Installs the requested version, else the pin, else the latest release; one install at a time. */
   async install(req: InstallRequest): Promise<InstalledBinary & { previousVersion: string | null; restarted: boolean }> {

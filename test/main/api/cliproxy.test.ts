@@ -92,6 +92,17 @@ describe('managed CLIProxyAPI API', () => {
     expect((await app.json('POST', '/api/proxy/cliproxy/install', {})).body.version).toBe('6.9.45');
   });
 
+  it('the update check reports the installed binary against the newest allowed version', async () => {
+    await app.json('POST', '/api/proxy/cliproxy/install', { version: '6.9.40' });
+    let r = await app.json('GET', '/api/proxy/update-check?force=true');
+    expect(r.status).toBe(200);
+    expect(r.body.cliproxy).toEqual({ currentVersion: '6.9.40', latestVersion: '6.9.45', hasUpdate: true });
+    await app.json('PUT', '/api/proxy/cliproxy/pin', { version: '6.9.40' });
+    r = await app.json('GET', '/api/proxy/update-check');
+    expect(r.body.cliproxy).toEqual({ currentVersion: '6.9.40', latestVersion: '6.9.40', hasUpdate: false });
+    await app.json('PUT', '/api/proxy/cliproxy/pin', { version: null });
+  });
+
   it('uninstalls the binary and keeps proxy/auth/', async () => {
     await fs.mkdir(path.join(app.home, 'proxy', 'auth'), { recursive: true });
     await fs.writeFile(path.join(app.home, 'proxy', 'auth', 'kiro-a.json'), '{}');
@@ -99,6 +110,7 @@ describe('managed CLIProxyAPI API', () => {
     expect((await app.json('GET', '/api/proxy/cliproxy')).body).toMatchObject({ installed: false, version: null });
     expect(await fs.readFile(path.join(app.home, 'proxy', 'auth', 'kiro-a.json'), 'utf8')).toBe('{}');
     expect((await app.json('DELETE', '/api/proxy/cliproxy')).body).toEqual({ removed: false });
+    expect((await app.json('GET', '/api/proxy/update-check')).body.cliproxy).toBeUndefined();
   });
 });
 
