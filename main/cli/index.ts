@@ -16,6 +16,7 @@ Commands:
                        models (--since, --until, --tz, --mode, --json; see 'usage --help')
   bridge <command>     legacy editor bridge (deprecated, beta): auth, status, models, start, stop,
                        enable, disable, help ('switchboard cursor ...' still works)
+  cliproxy <command>   the managed CLIProxyAPI binary: status, install, pin, unpin, uninstall
   help [command]       show this help, or a command's
 
 Options: -h, --help (also after any command), --version
@@ -36,6 +37,7 @@ export const commands: Record<string, Command> = {
   cursor: async (argv) => (await import('./bridge.js')).runCursorAlias(argv),
   shared: async (argv) => (await import('./shared.js')).runShared(argv),
   usage: async (argv) => (await import('./usage.js')).runUsage(argv),
+  cliproxy: async (argv) => (await import('./cliproxy.js')).runCliproxy(argv),
   help: async ([name]) => {
     const usage = name ? await usageOf(name) : USAGE;
     if (usage === undefined) throw new CliError(`unknown command '${name}'\n\n${USAGE}`);
@@ -62,6 +64,8 @@ async function usageOf(name: string): Promise<string | undefined> {
       return (await import('./shared.js')).SHARED_USAGE;
     case 'usage':
       return (await import('./usage.js')).USAGE_USAGE;
+    case 'cliproxy':
+      return (await import('./cliproxy.js')).CLIPROXY_USAGE;
     case 'help':
       return USAGE;
     default:

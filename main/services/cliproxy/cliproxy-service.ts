@@ -43,6 +43,11 @@ export class CliproxyService {
     this.runner = new CliproxyRunner(ctx, { runDir: path.join(ctx.paths.proxyDir, 'cliproxy'), authDir: path.join(ctx.paths.proxyDir, 'auth') }, async () => (await readInstalled(this.binDir))?.path ?? null);
   }
 
+  /** Install progress, as the `cliproxy-install` events carry it. */
+  onProgress(listener: (p: { received: number; total: number | null }) => void): () => void {
+    return this.ctx.events.on('cliproxy-install', listener);
+  }
+
   /** Starts the binary unless it runs; the engine and accounts call this when an account needs it. */
   async ensureRunning(): Promise<{ port: number; pid: number }> {
     return this.runner.start();
