@@ -113,6 +113,15 @@ export const E = {
   bridgeStartFailed: 'Failed to start bridge daemon',
   bridgeStopFailed: 'Failed to stop bridge daemon',
   invalidBridgeSettings: 'Invalid bridge settings',
+  // managed CLIProxyAPI (decisions §4.1)
+  checksumMismatch: 'Checksum mismatch',
+  knownBadVersion: 'Known-bad version',
+  noReleaseAsset: 'No release asset',
+  cliproxyDownloadFailed: 'Download failed',
+  invalidCliproxyInstall: 'Invalid install request',
+  invalidCliproxyPin: 'Invalid pin',
+  cliproxyNotInstalled: 'CLIProxyAPI not installed',
+  cliproxyStartFailed: 'Failed to start CLIProxyAPI',
 } as const;
 
 export type ErrorText = (typeof E)[keyof typeof E];

@@ -7,7 +7,7 @@ import { routeOn } from './route.js';
 import type { RouterDeps } from './routers.js';
 
 /** The events `/api/events` forwards, in the names the window and other local clients listen for. */
-export const STREAMED_EVENTS: readonly AppEventName[] = ['proxy-state', 'proxy-request', 'bridge-state', 'usage-refreshed', 'anomaly', 'config-changed', 'profiles', 'account'];
+export const STREAMED_EVENTS: readonly AppEventName[] = ['proxy-state', 'proxy-request', 'bridge-state', 'usage-refreshed', 'anomaly', 'config-changed', 'profiles', 'account', 'cliproxy-install'];
 
 export interface EventStreamOptions extends EventHubLimits {
   /** Comment line interval that keeps proxies and idle timers from closing the stream (15-25 s). */

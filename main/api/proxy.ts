@@ -64,7 +64,11 @@ export function createProxyRouter({ services, registry }: RouterDeps): Router {
     summary: 'Latest release from proxy.update_feed_url (1 h cache, ?force=true skips it); says when the feed last answered and why not now; never 5xx',
     query: updateCheckQuery,
     response: updateCheckResponse,
-    handler: ({ query }) => proxy.updates.check({ force: query.force === 'true' }),
+    handler: async ({ query }) => {
+      const force = query.force === 'true';
+      const [engine, cliproxy] = await Promise.all([proxy.updates.check({ force }), services.cliproxy.updateInfo({ force }).catch(() => null)]);
+      return cliproxy ? { ...engine, cliproxy } : engine;
+    },
   });
 
   route({

@@ -20,6 +20,7 @@ import { createTrafficRouter } from './traffic.js';
 import { createAccountsRouter } from './accounts.js';
 import { createProvidersRouter } from './providers.js';
 import { createUpstreamsRouter } from './upstreams.js';
+import { createCliproxyRouter } from './cliproxy.js';
 
 export interface RouterDeps {
   services: Services;
@@ -33,4 +34,4 @@ export interface RouterDeps {
  * One router per area, mounted in this order. Literal routes that could be shadowed by a
  * parameter route of another area come first (the token routes before `/api/settings/:profile`).
  */
-export const areaRouters: Array<(deps: RouterDeps) => Router> = [createMetaRouter, (deps) => createEventsRouter(deps), createTokensRouter, createProfilesRouter, createProvidersRouter, createClaudeCodeRouter, createSettingsRouter, createPresetsRouter, createSharedRouter, createAgentToolRouter, createAppConfigRouter, createBridgeRouter, createUsageRouter, createUpstreamsRouter, createProxyRouter, createTrafficRouter, createAccountsRouter];
+export const areaRouters: Array<(deps: RouterDeps) => Router> = [createMetaRouter, (deps) => createEventsRouter(deps), createTokensRouter, createProfilesRouter, createProvidersRouter, createClaudeCodeRouter, createSettingsRouter, createPresetsRouter, createSharedRouter, createAgentToolRouter, createAppConfigRouter, createBridgeRouter, createUsageRouter, createUpstreamsRouter, createCliproxyRouter, createProxyRouter, createTrafficRouter, createAccountsRouter];

@@ -28,6 +28,7 @@ Commands:
                        sign in a subscription account (ChatGPT, GitHub Copilot)
   accounts [list|pause|resume|remove|import]
                        the subscription accounts in the proxy's auth files
+  cliproxy <command>   the managed CLIProxyAPI binary: status, install, pin, unpin, uninstall
   help [command]       show this help, or a command's
 
 Options: -h, --help (also after any command), --version
@@ -54,6 +55,7 @@ export const commands: Record<string, Command> = {
   usage: async (argv) => (await import('./usage.js')).runUsage(argv),
   login: async (argv) => (await import('./login.js')).runLogin(argv),
   accounts: async (argv) => (await import('./accounts.js')).runAccounts(argv),
+  cliproxy: async (argv) => (await import('./cliproxy.js')).runCliproxy(argv),
   help: async ([name]) => {
     const usage = name ? await usageOf(name) : USAGE;
     if (usage === undefined) throw new CliError(`unknown command '${name}'\n\n${USAGE}`); // escaped where it is printed
@@ -92,6 +94,8 @@ async function usageOf(name: string): Promise<string | undefined> {
       return (await import('./login.js')).LOGIN_USAGE;
     case 'accounts':
       return (await import('./accounts.js')).ACCOUNTS_USAGE;
+    case 'cliproxy':
+      return (await import('./cliproxy.js')).CLIPROXY_USAGE;
     case 'help':
       return USAGE;
     default:

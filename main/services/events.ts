@@ -14,6 +14,8 @@ export interface AppEventMap {
   profiles: { reason: string; profiles: string[] };
   /** A subscription account or a sign-in changed (decisions §4.1): `reason` says how. */
   account: { reason: string; provider: string; signInId?: string; status?: string; account?: unknown; error?: string };
+  /** Download progress of a managed CLIProxyAPI install (decisions §4.1); total null when unknown. */
+  'cliproxy-install': { backend: string; version: string; received: number; total: number | null };
   /** The app is shutting down: long-lived responses end now instead of being cut. Not streamed. */
   closing: Record<string, never>;
 }

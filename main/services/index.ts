@@ -17,6 +17,7 @@ import { createProfilesArea, modelSuggestions, presetModels, type ModelSuggestio
 import type { ProfilesService } from './profiles/profiles-service.js';
 import type { ClaudeCodeService } from './claude-code/claude-code-service.js';
 import { ProvidersService } from './providers/providers-service.js';
+import { CliproxyService } from './cliproxy/cliproxy-service.js';
 
 /**
  * Every domain service of the main process. Each area adds its service here and builds it
@@ -40,6 +41,8 @@ export interface Services {
   claudeCode: ClaudeCodeService;
   /** The API provider catalogue, adding a provider, the connection test (decisions §4.2). */
   providers: ProvidersService;
+  /** The managed CLIProxyAPI binary (decisions §4.1). */
+  cliproxy: CliproxyService;
   /** Models for the profile editor: the running proxy's, usage's, the presets' (issue 18). */
   modelSuggestions(): Promise<{ models: ModelSuggestion[] }>;
 }
@@ -84,6 +87,7 @@ export async function createServices(ctx: ServiceContext, prebuilt: { usage?: Us
     profiles: area.profiles,
     claudeCode: area.claudeCode,
     providers: new ProvidersService(ctx, { store, profiles: area.profiles, proxy, apiKey: async () => (await tokens.effective()).apiKey }),
+    cliproxy: new CliproxyService(ctx),
     modelSuggestions: () =>
       modelSuggestions({
         proxy: async () => (running.isRunning() ? (await running.models()).models.map((m) => m.id) : []),
@@ -130,5 +134,6 @@ export async function stopServices(services: Services): Promise<void> {
   await services.bridge.shutdown(keepRunning);
   await services.proxy.shutdown(keepRunning);
   await services.providerAccounts.stop();
+  await services.cliproxy.shutdown(keepRunning);
   await services.usage.stop();
 }

@@ -19,6 +19,10 @@ proxy:
     iflow: ${OFFLINE_URL}
 cursor:
   upstream_url: ${OFFLINE_URL}
+network:
+  origin_overrides:
+    https://api.github.com: ${OFFLINE_URL}
+    https://github.com: ${OFFLINE_URL}
 `;
 
 /** Writes the offline config.yaml into `home` unless the test already wrote one. */

@@ -26,6 +26,8 @@ export const updateCheckResponse = z.object({
   checkedAt: z.int().nullable(),
   /** Why this check did not reach the feed. */
   error: z.string().optional(),
+  /** The managed CLIProxyAPI when installed (decisions §4.1): latestVersion = newest allowed (pin, known-bad). */
+  cliproxy: z.object({ currentVersion: z.string(), latestVersion: z.string(), hasUpdate: z.boolean(), error: z.string().optional() }).optional(),
 });
 
 /** `?force=true` ("Check again") skips a fresh cached answer. */

@@ -40,6 +40,13 @@ export const proxySectionSchema = z.looseObject({
   error_log_keep: z.number().int().min(1).max(10_000).default(100),
   quota_endpoints: quotaEndpointsSchema.prefault({}),
   auth: proxyAuthSchema.prefault({}),
+  /** Managed CLIProxyAPI (decisions §4.1): backend and an optional version pin. */
+  cliproxy: z
+    .looseObject({
+      backend: z.enum(['original', 'plus']).default('original'),
+      pin: z.string().nullable().default(null),
+    })
+    .prefault({}),
 });
 
 export const bridgeSectionSchema = z.looseObject({

@@ -17,7 +17,8 @@ const CANARY = 'CANARY-7f3a9c-outside-secret';
 // Routes that start long-lived children, streams or listeners (a sign-in's loopback port): exercised by their own tests, not by the fuzzer.
 const EXCLUDED = new Set(['POST /api/proxy/proxy-start', 'POST /api/bridge/daemon/start', 'GET /api/events', 'POST /api/accounts/:provider/sign-in']);
 // 5xx answers the spec documents for a healthy server in this state (nothing running, nothing configured).
-const DOCUMENTED_5XX = new Set(['CLIProxy Plus not running']);
+// The managed CLIProxyAPI's install answers 502 when the release feed is unreachable or the archive fails its checksum (decisions §4.1).
+const DOCUMENTED_5XX = new Set(['CLIProxy Plus not running', 'Checksum mismatch', 'Download failed']);
 
 interface Operation {
   method: string;

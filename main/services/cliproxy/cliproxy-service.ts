@@ -1,0 +1,179 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { resourcePath } from '../../infra/app-root.js';
+import { setIn } from '../app-config/store.js';
+import type { ServiceContext } from '../context.js';
+import { compareVersions, type CliproxyBackend } from './backends.js';
+import { installCliproxy, isKnownBad, readInstalled, type InstalledBinary } from './installer.js';
+import { fetchRelease } from './release-feed.js';
+import { CliproxyRunner } from './cliproxy-runner.js';
+
+export interface CliproxyStatus {
+  installed: boolean;
+  backend: CliproxyBackend;
+  version: string | null;
+  path: string | null;
+  pinned: string | null;
+  latestVersion: string | null;
+  knownBad: string[];
+  running: boolean;
+  port: number | null;
+}
+
+export interface InstallRequest {
+  backend?: CliproxyBackend;
+  version?: string;
+  force?: boolean;
+}
+
+/**
+ * The managed CLIProxyAPI binary (decisions §4.1): what is installed in `{config_dir}/proxy/bin/`,
+ * the pin and backend in config.yaml `proxy.cliproxy`, the known-bad list shipped as data.
+ */
+export class CliproxyService {
+  readonly binDir: string;
+  private installing: Promise<InstalledBinary> | null = null;
+  readonly runner: CliproxyRunner;
+
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly knownBadFile = resourcePath('cliproxy-known-bad.json'),
+  ) {
+    this.binDir = path.join(ctx.paths.proxyDir, 'bin');
+    this.runner = new CliproxyRunner(ctx, { runDir: path.join(ctx.paths.proxyDir, 'cliproxy'), authDir: path.join(ctx.paths.proxyDir, 'auth') }, async () => (await readInstalled(this.binDir))?.path ?? null);
+  }
+
+  /** Install progress, as the `cliproxy-install` events carry it. */
+  onProgress(listener: (p: { received: number; total: number | null }) => void): () => void {
+    return this.ctx.events.on('cliproxy-install', listener);
+  }
+
+  /** Starts the binary unless it runs; the engine and accounts call this when an account needs it. */
+  async ensureRunning(): Promise<{ port: number; pid: number }> {
+    return this.runner.start();
+  }
+
+  async stop(): Promise<{ stopped: boolean }> {
+    return { stopped: await this.runner.stop() };
+  }
+
+  /** Stops the binary with the app, unless the quit policy keeps children running (then a next run adopts it). */
+  async shutdown(keepRunning: boolean): Promise<void> {
+    if (!keepRunning) await this.runner.stop().catch(() => undefined);
+    await this.runner.dispose();
+  }
+
+  async knownBad(backend: CliproxyBackend): Promise<string[]> {
+    try {
+      const data = JSON.parse(await fs.readFile(this.knownBadFile, 'utf8')) as Record<string, unknown>;
+      const list = data[backend];
+      return Array.isArray(list) ? list.filter((v): v is string => typeof v === 'string') : [];
+    } catch {
+      return [];
+    }
+  }
+
+  async status(opts: { checkLatest?: boolean } = {}): Promise<CliproxyStatus> {
+    const { config } = await this.ctx.appConfig.read();
+    const installed = await readInstalled(this.binDir);
+    const backend = installed?.backend ?? config.proxy.cliproxy.backend;
+    await this.runner.adopt();
+    const run = this.runner.status();
+    let latestVersion: string | null = null;
+    if (opts.checkLatest) {
+      latestVersion = await fetchRelease(backend, null, config.network.origin_overrides).then(
+        (r) => r.version,
+        () => null, // offline: the status still answers
+      );
+    }
+    return {
+      installed: installed !== null,
+      backend,
+      version: installed?.version ?? null,
+      path: installed?.path ?? null,
+      pinned: config.proxy.cliproxy.pin,
+      latestVersion,
+      knownBad: await this.knownBad(backend),
+      running: run.state === 'running',
+      port: run.state === 'running' ? (run.port ?? null) : null,
+    };
+  }
+
+  /**
+   * The installed binary for the update check (decisions §4.1): `latestVersion` is the newest
+   * allowed (the pin, else the feed's latest unless known-bad). Null when nothing is installed.
+   * The feed's answer is kept an hour unless `force`.
+   */
+  async updateInfo(opts: { force?: boolean } = {}): Promise<{ currentVersion: string; latestVersion: string; hasUpdate: boolean; error?: string } | null> {
+    const installed = await readInstalled(this.binDir);
+    if (!installed) return null;
+    const { config } = await this.ctx.appConfig.read();
+    let latest = config.proxy.cliproxy.pin;
+    let error: string | undefined;
+    if (!latest) {
+      const now = this.ctx.clock.now();
+      const cached = this.latestCache;
+      if (!opts.force && cached && cached.backend === installed.backend && now - cached.at < 60 * 60_000) latest = cached.version;
+      else {
+        try {
+          latest = (await fetchRelease(installed.backend, null, config.network.origin_overrides)).version;
+          this.latestCache = { backend: installed.backend, version: latest, at: now };
+        } catch (err) {
+          error = `CLIProxyAPI release feed: ${(err as Error).message}`;
+        }
+      }
+      if (latest && isKnownBad(latest, await this.knownBad(installed.backend))) latest = null;
+    }
+    const latestVersion = latest ?? installed.version;
+    return { currentVersion: installed.version, latestVersion, hasUpdate: compareVersions(latestVersion, installed.version) > 0, ...(error ? { error } : {}) };
+  }
+
+  private latestCache: { backend: CliproxyBackend; version: string; at: number } | null = null;
+
+  /** Installs the requested version, else the pin, else the latest release; one install at a time. */
+  async install(req: InstallRequest): Promise<InstalledBinary & { previousVersion: string | null; restarted: boolean }> {
+    if (this.installing) await this.installing.catch(() => undefined);
+    const { config } = await this.ctx.appConfig.read();
+    const backend = req.backend ?? config.proxy.cliproxy.backend;
+    const version = req.version ?? config.proxy.cliproxy.pin;
+    const previous = await readInstalled(this.binDir);
+    const run = installCliproxy({
+      binDir: this.binDir,
+      backend,
+      version,
+      force: req.force ?? false,
+      knownBad: await this.knownBad(backend),
+      overrides: config.network.origin_overrides,
+      onProgress: (p) => this.ctx.events.emit('cliproxy-install', { backend, version: version ?? 'latest', ...p }),
+    });
+    this.installing = run;
+    try {
+      const done = await run;
+      if (config.proxy.cliproxy.backend !== backend) await this.ctx.appConfig.update((doc) => setIn(doc, ['proxy', 'cliproxy', 'backend'], backend));
+      // Update: the running binary is replaced by the new one (the old process is stopped first).
+      let restarted = false;
+      await this.runner.adopt();
+      if (this.runner.status().state === 'running') {
+        await this.runner.stop();
+        await this.runner.start();
+        restarted = true;
+      }
+      return { ...done, previousVersion: previous?.version ?? null, restarted };
+    } finally {
+      this.installing = null;
+    }
+  }
+
+  async setPin(version: string | null): Promise<{ pinned: string | null }> {
+    await this.ctx.appConfig.update((doc) => setIn(doc, ['proxy', 'cliproxy', 'pin'], version));
+    return { pinned: version };
+  }
+
+  /** Removes the binary and its version record; `proxy/auth/` (the accounts) stays. */
+  async uninstall(): Promise<{ removed: boolean }> {
+    await this.runner.stop();
+    const installed = await readInstalled(this.binDir);
+    await fs.rm(this.binDir, { recursive: true, force: true });
+    return { removed: installed !== null };
+  }
+}

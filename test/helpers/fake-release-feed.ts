@@ -1,0 +1,90 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import * as tar from 'tar';
+
+export interface FakeRelease {
+  version: string;
+  /** Script text of the executable inside the archive. */
+  script: string;
+  /** Replace checksums.txt's hash for the archive with a wrong one. */
+  badChecksum?: boolean;
+  /** Send only this many bytes of the archive, then cut the connection. */
+  cutAfter?: number;
+}
+
+/**
+ * A local stand-in for api.github.com and github.com release downloads: serves release JSON for
+ * `releases/latest` and `releases/tags/v<ver>`, a tar.gz holding `executable`, and checksums.txt.
+ */
+export interface FakeProduct {
+  repo: string;
+  prefix: string;
+  executable: string;
+  releases: FakeRelease[];
+}
+
+export async function startFakeReleaseFeed(opts: FakeProduct & { workDir: string; extra?: FakeProduct[] }) {
+  const handlers = await Promise.all([opts, ...(opts.extra ?? [])].map((p) => productHandler(opts.workDir, p)));
+  const requests: string[] = [];
+  const server = http.createServer((req, res) => {
+    requests.push(req.url ?? '');
+    if (!handlers.some((h) => h.handle(req.url ?? '', res))) res.writeHead(404).end('not found');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    origin,
+    requests,
+    overrides: { 'https://api.github.com': origin, 'https://github.com': origin },
+    setLatest: (v: string) => handlers[0]?.setLatest(v),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function productHandler(workDir: string, opts: FakeProduct) {
+  const files = new Map<string, Buffer>();
+  const byVersion = new Map<string, FakeRelease>();
+  const arch = process.arch === 'arm64' ? 'aarch64' : 'amd64';
+  const assetOf = (v: string) => `${opts.prefix}_${v}_${process.platform}_${arch}.tar.gz`;
+  for (const rel of opts.releases) {
+    byVersion.set(rel.version, rel);
+    const src = path.join(workDir, `src-${rel.version}`);
+    await fs.mkdir(src, { recursive: true });
+    await fs.writeFile(path.join(src, opts.executable), rel.script, { mode: 0o755 });
+    const archive = path.join(workDir, assetOf(rel.version));
+    await tar.c({ gzip: true, file: archive, cwd: src }, [opts.executable]);
+    const data = await fs.readFile(archive);
+    files.set(`v${rel.version}/${assetOf(rel.version)}`, data);
+    const sum = rel.badChecksum ? 'f'.repeat(64) : createHash('sha256').update(data).digest('hex');
+    files.set(`v${rel.version}/checksums.txt`, Buffer.from(`${sum}  ${assetOf(rel.version)}\n${'0'.repeat(64)}  other.zip\n`));
+  }
+  let latest = opts.releases[opts.releases.length - 1]?.version ?? '';
+  const handle = (url: string, res: http.ServerResponse): boolean => {
+    const api = new RegExp(`^/repos/${opts.repo}/releases/(latest|tags/v(.+))$`).exec(url);
+    if (api) {
+      const rel = byVersion.get(api[1] === 'latest' ? latest : (api[2] ?? ''));
+      if (!rel) return void res.writeHead(404).end('{}'), true;
+      const assets = [assetOf(rel.version), 'checksums.txt'].map((name) => ({ name, size: files.get(`v${rel.version}/${name}`)?.length ?? 0 }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ tag_name: `v${rel.version}`, assets }));
+      return true;
+    }
+    const dl = new RegExp(`^/${opts.repo}/releases/download/(v[^/]+)/([^/]+)$`).exec(url);
+    if (!dl) return false;
+    const key = `${dl[1]}/${decodeURIComponent(dl[2] ?? '')}`;
+    const body = files.get(key);
+    if (!body) return void res.writeHead(404).end('not found'), true;
+    const rel = byVersion.get((dl[1] ?? '').slice(1));
+    res.writeHead(200, { 'content-length': body.length, 'content-type': 'application/octet-stream' });
+    if (rel?.cutAfter !== undefined && !key.endsWith('checksums.txt')) {
+      res.write(body.subarray(0, rel.cutAfter));
+      setImmediate(() => res.socket?.destroy());
+      return true;
+    }
+    res.end(body);
+    return true;
+  };
+  return { handle, setLatest: (v: string) => void (latest = v) };
+}
