@@ -19,7 +19,14 @@ proxy:
     iflow: ${OFFLINE_URL}
 cursor:
   upstream_url: ${OFFLINE_URL}
-network:
+`;
+
+/**
+ * GitHub's origins (the managed CLIProxyAPI's release feed) sent to the closed port too. Kept out
+ * of OFFLINE_CONFIG_YAML, to which tests append a `network:` section of their own (a YAML mapping
+ * may not name a key twice); the default test home written by writeOfflineConfig has it.
+ */
+export const OFFLINE_NETWORK_YAML = `network:
   origin_overrides:
     https://api.github.com: ${OFFLINE_URL}
     https://github.com: ${OFFLINE_URL}
@@ -30,7 +37,7 @@ export async function writeOfflineConfig(home: string): Promise<void> {
   const file = path.join(home, 'config.yaml');
   await fs.mkdir(home, { recursive: true, mode: 0o700 });
   try {
-    await fs.writeFile(file, OFFLINE_CONFIG_YAML, { flag: 'wx', mode: 0o600 });
+    await fs.writeFile(file, OFFLINE_CONFIG_YAML + OFFLINE_NETWORK_YAML, { flag: 'wx', mode: 0o600 });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }

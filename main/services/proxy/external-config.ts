@@ -13,7 +13,7 @@ export const PROVIDER_CHANNELS: Record<string, string> = {
 
 /** Keys only the built-in engine reads; everything else is passed to the binary as it is. */
 const OWN_KEYS = new Set(['server', 'auth', 'providers', 'upstreams', 'model_aliases']);
-const OWN_ROUTING_KEYS = new Set(['cooldown_seconds', 'connect_timeout_seconds', 'first_byte_timeout_seconds', 'error_logs_max_files']);
+const OWN_ROUTING_KEYS = new Set(['cooldown_seconds', 'connect_timeout_seconds', 'first_byte_timeout_seconds', 'error_logs_max_files', 'account_strategy', 'session_affinity']);
 
 export interface BinaryDirs {
   authDir: string;
