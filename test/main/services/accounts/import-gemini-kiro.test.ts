@@ -100,3 +100,22 @@ describe('agy and iflow have nothing to import', () => {
     await expect(service.importFrom('iflow')).rejects.toMatchObject({ code: 'sign-in-unavailable' });
   });
 });
+
+describe('agy: the ban-risk acknowledgement comes before any sign-in', () => {
+  it('without it: acknowledgement-required naming the risk, nothing remembered; with it: remembered once, in a 0600 file', async () => {
+    await expect(service.signIn('agy', undefined)).rejects.toMatchObject({ code: 'acknowledgement-required', detail: expect.stringContaining('banned') });
+    const file = path.join(t.ctx.paths.configDir, 'accounts-acknowledged.json');
+    await expect(fs.stat(file)).rejects.toMatchObject({ code: 'ENOENT' });
+    // Acknowledged: the next refusal is the missing native sign-in, not the acknowledgement.
+    await expect(service.signIn('agy', undefined, true)).rejects.toMatchObject({ code: 'sign-in-unavailable' });
+    expect((await fs.stat(file)).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(await fs.readFile(file, 'utf8'))).toMatchObject({ agy: expect.any(String) });
+    const again = new ProviderAccountsService(t.ctx, {});
+    await expect(again.signIn('agy', undefined)).rejects.toMatchObject({ code: 'sign-in-unavailable' });
+    await again.stop();
+  });
+
+  it('other providers need no acknowledgement', async () => {
+    await expect(service.signIn('gemini', undefined)).rejects.toMatchObject({ code: 'sign-in-unavailable' });
+  });
+});
