@@ -9,6 +9,7 @@ const answers: Record<AccountsErrorCode, [number, ErrorText, boolean]> = {
   'invalid-account': [400, E.invalidAccountId, false],
   'account-not-found': [404, E.accountNotFound, true],
   'sign-in-unavailable': [400, E.signInUnavailable, true],
+  'acknowledgement-required': [400, E.acknowledgementRequired, true],
   'invalid-method': [400, E.invalidSignInMethod, true],
   'sign-in-not-found': [404, E.signInNotFound, true],
   'sign-in-not-waiting': [409, E.signInNotWaiting, true],

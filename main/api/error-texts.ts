@@ -70,6 +70,7 @@ export const E = {
   invalidRequestLogFilter: 'Invalid request log filter',
   // subscription accounts (decisions §4.1)
   signInUnavailable: 'Sign-in not available',
+  acknowledgementRequired: 'Acknowledgement required',
   invalidSignInMethod: 'Invalid sign-in method',
   signInNotFound: 'Sign-in not found',
   signInNotWaiting: 'Sign-in not waiting',

@@ -13,7 +13,7 @@ Commands:
   pause <provider> <account>         take an account out of routing ("disabled": true)
   resume <provider> <account>        put it back
   remove <provider> <account>        remove it (the file is kept in backups/auth/)
-  import <codex|ghcp> [file]         import the sign-in of the provider's own CLI
+  import <codex|ghcp|gemini|kiro> [file]         import the sign-in of the provider's own CLI
                                      (~/.codex/auth.json, ~/.config/github-copilot/apps.json)
 `;
 
@@ -45,7 +45,7 @@ export async function runAccounts(argv: string[], env: NodeJS.ProcessEnv = proce
       }
       case 'import': {
         const [provider, file, stray] = rest;
-        if (!provider) throw new CliError('usage: switchboard accounts import <codex|ghcp> [file]');
+        if (!provider) throw new CliError('usage: switchboard accounts import <codex|ghcp|gemini|kiro> [file]');
         if (stray) throw new CliError(`unexpected argument '${stray}' for 'accounts import'`);
         const { account } = await accounts.importFrom(provider, file);
         io.out(`Imported ${account.provider} account ${account.label} (proxy/auth/${account.file})\n`);

@@ -24,7 +24,7 @@ Commands:
                        models (--since, --until, --tz, --mode, --json; see 'usage --help')
   bridge <command>     legacy editor bridge (deprecated, beta): auth, status, models, start, stop,
                        enable, disable, help ('switchboard cursor ...' still works)
-  login <codex|ghcp> [--device | --no-browser]
+  login <codex|ghcp|agy> [--device | --no-browser] [--acknowledge]
                        sign in a subscription account (ChatGPT, GitHub Copilot)
   accounts [list|pause|resume|remove|import]
                        the subscription accounts in the proxy's auth files

@@ -8,14 +8,16 @@ import { CliError } from './args.js';
 import { processIo, type CliIo } from './io.js';
 import { openInBrowser } from './open-url.js';
 
-export const LOGIN_USAGE = `Usage: switchboard login <codex|ghcp> [--device | --no-browser]
+export const LOGIN_USAGE = `Usage: switchboard login <codex|ghcp|agy> [--device | --no-browser] [--acknowledge]
 
 Signs in a subscription account and saves it in {config_dir}/proxy/auth/ (the first account of a
 provider also creates the profile of that name, routed through the proxy).
 
   codex            ChatGPT: opens the browser; the sign-in returns to 127.0.0.1:1455
   ghcp             GitHub Copilot: prints a code to type at github.com/login/device
+  agy              Antigravity: asks first to acknowledge the ban risk (y/N), once
 Options:
+  --acknowledge    agy: accept the ban risk without the question
   --device         codex: sign in with a code instead of the browser callback
   --no-browser     print the address instead of opening it; on another machine, paste the
                    address the browser ends up on (http://localhost:1455/auth/callback?...) here
@@ -33,7 +35,7 @@ export async function runLogin(argv: string[], env: NodeJS.ProcessEnv = process.
   const io = deps.io ?? processIo;
   const flags = new Set(argv.filter((a) => a.startsWith('-')));
   const [provider, ...extra] = argv.filter((a) => !a.startsWith('-'));
-  for (const f of flags) if (f !== '--device' && f !== '--no-browser') throw new CliError(`unknown option '${f}' for 'login'`);
+  for (const f of flags) if (f !== '--device' && f !== '--no-browser' && f !== '--acknowledge') throw new CliError(`unknown option '${f}' for 'login'`);
   if (!provider) throw new CliError(`missing provider\n\n${LOGIN_USAGE}`);
   if (extra.length > 0) throw new CliError(`unexpected argument '${extra[0]}' for 'login'`);
   if (flags.has('--device') && flags.has('--no-browser')) throw new CliError('choose one of --device and --no-browser');
@@ -41,7 +43,14 @@ export async function runLogin(argv: string[], env: NodeJS.ProcessEnv = process.
   const accounts = services.providerAccounts;
   try {
     const method = flags.has('--device') || provider === 'ghcp' ? 'device' : 'browser';
-    const start = await accounts.signIn(provider, method).catch(rethrow);
+    const input = deps.input ?? process.stdin;
+    const start = await accounts.signIn(provider, method, flags.has('--acknowledge')).catch(async (err: unknown) => {
+      if (!(err instanceof AccountsError) || err.code !== 'acknowledgement-required') return rethrow(err);
+      io.out(`${err.detail ?? err.message}\nContinue? [y/N] `);
+      const answer = await readLine(input);
+      if (!/^y(es)?$/i.test(answer.trim())) throw new CliError('not acknowledged; nothing was signed in');
+      return accounts.signIn(provider, method, true).catch(rethrow);
+    });
     const finished = waitForEnd(ctx.events, start.signInId);
     if (start.userCode) {
       io.out(`Open ${start.url} and enter the code: ${start.userCode}\n`);
@@ -50,7 +59,7 @@ export async function runLogin(argv: string[], env: NodeJS.ProcessEnv = process.
       io.out('Waiting for the browser to come back to Switchboard (or paste the address it ends up on here)...\n');
     }
     if (!flags.has('--no-browser') && (await (deps.open ?? openInBrowser)(start.url))) io.out('(opened in your browser)\n');
-    const stopReading = start.userCode ? () => undefined : readPastes(deps.input ?? process.stdin, accounts, start.signInId, io);
+    const stopReading = start.userCode ? () => undefined : readPastes(input, accounts, start.signInId, io);
     const state = await finished;
     stopReading();
     return report(state, io);
@@ -93,6 +102,22 @@ function readPastes(input: NodeJS.ReadableStream, accounts: ProviderAccountsServ
     accounts.signInCallback(signInId, text).catch((err: unknown) => io.err(`switchboard: ${err instanceof AccountsError ? (err.detail ?? err.message) : String(err)}\n`));
   });
   return () => rl.close();
+}
+
+/** One line of the input ('' when it ends first). */
+function readLine(input: NodeJS.ReadableStream): Promise<string> {
+  return new Promise((resolve) => {
+    const rl = readline.createInterface({ input, terminal: false });
+    let done = false;
+    const finish = (text: string) => {
+      if (done) return;
+      done = true;
+      rl.close();
+      resolve(text);
+    };
+    rl.once('line', finish);
+    rl.once('close', () => finish(''));
+  });
 }
 
 function rethrow(err: unknown): never {

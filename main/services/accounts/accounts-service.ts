@@ -3,6 +3,7 @@ import { errorMessage } from '../../infra/file-stat.js';
 import { isRecord } from '../../infra/json-checks.js';
 import { readTextIfExists } from '../../infra/file-stat.js';
 import type { ServiceContext } from '../context.js';
+import { Acknowledgements, ACKNOWLEDGE_RISK } from './acknowledgements.js';
 import { accountIdOf, NOTE_KEY, viewOf, type AccountView } from './account-view.js';
 import { engineCooling, withCooling, type EngineEndpoint } from './engine-cooling.js';
 import { AuthStore, type AuthRecord } from './auth-store.js';
@@ -58,9 +59,11 @@ export class ProviderAccountsService {
       pollFloorMs: options.pollFloorMs,
     });
     this.http = http;
+    this.acknowledgements = new Acknowledgements(ctx.paths.configDir);
   }
 
   private readonly http: Outbound;
+  private readonly acknowledgements: Acknowledgements;
 
   /** Starts the refresh check (every minute unless told otherwise); the timer never keeps the process alive. */
   start(): void {
@@ -93,9 +96,14 @@ export class ProviderAccountsService {
     return { accounts: withCooling(accounts, cooling, now) };
   }
 
-  async signIn(provider: string, method: SignInMethod | undefined): Promise<SignInStart> {
+  async signIn(provider: string, method: SignInMethod | undefined, acknowledge = false): Promise<SignInStart> {
     const p = this.provider(provider);
     const info = PROVIDERS[p];
+    const risk = ACKNOWLEDGE_RISK[p];
+    if (risk && !(await this.acknowledgements.has(p))) {
+      if (!acknowledge) throw new AccountsError('acknowledgement-required', `${p}: ${risk}`, { provider: p });
+      await this.acknowledgements.accept(p, this.ctx.clock.now());
+    }
     if (!info.native) throw new AccountsError('sign-in-unavailable', `${p}: ${info.unavailable}`);
     return this.signIns.start(p, method ?? (p === 'ghcp' ? 'device' : 'browser'));
   }

@@ -7,6 +7,8 @@ export type AccountsErrorCode =
   | 'invalid-account'
   | 'account-not-found'
   | 'sign-in-unavailable'
+  /** The provider's risk (acknowledgements.ts) was not accepted yet. */
+  | 'acknowledgement-required'
   | 'invalid-method'
   | 'sign-in-not-found'
   | 'sign-in-not-waiting'

@@ -8,7 +8,9 @@ import { codexCliAuthPaths, codexTokensOfCliFile } from './codex/codex-import.js
 import { codexRecord } from './codex/codex-oauth.js';
 import { AccountsError } from './errors.js';
 import { fetchCopilotToken, fetchGithubUser, ghcpRecord } from './ghcp/ghcp-auth.js';
+import { activeEmailOf, geminiAccountsPath, geminiCliAuthPaths, geminiCredsOfCliFile, geminiRecord } from './gemini/gemini-import.js';
 import { copilotCliAuthPaths, githubTokenOfCopilotFile } from './ghcp/ghcp-import.js';
+import { kiroClientOf, kiroClientPath, kiroIdeAuthPaths, kiroRecord, kiroTokenOfIdeFile } from './kiro/kiro-import.js';
 import type { Outbound } from './outbound.js';
 import type { AccountProvider } from './providers.js';
 
@@ -25,15 +27,27 @@ export interface ImportDeps {
  */
 export async function importAccount(provider: AccountProvider, deps: ImportDeps, path?: string): Promise<{ file: string; record: AuthRecord }> {
   const home = deps.env.HOME || os.homedir();
-  const candidates = path ? [expandHome(path, deps.env)] : provider === 'codex' ? codexCliAuthPaths(deps.env, home) : provider === 'ghcp' ? copilotCliAuthPaths(deps.env, home) : [];
-  if (candidates.length === 0) throw new AccountsError('sign-in-unavailable', `Import is not available for ${provider} in this version`);
+  const defaults = defaultPaths(provider, deps.env, home);
+  if (defaults.length === 0) throw new AccountsError('sign-in-unavailable', `Import is not available for ${provider}`);
+  const candidates = path ? [expandHome(path, deps.env)] : defaults;
   for (const file of candidates) {
     const parsed = await readJson(file);
     if (parsed === undefined) continue;
-    if (provider === 'codex') {
+    if (provider === 'gemini') {
+      const creds = geminiCredsOfCliFile(parsed);
+      if (!creds) continue;
+      const email = creds.email ?? activeEmailOf(await readJson(geminiAccountsPath(file)));
+      if (!email) throw new AccountsError('no-credentials', `${file} names no e-mail (no id_token, no google_accounts.json beside it)`, { paths: [file] });
+      return geminiRecord({ ...creds, email }, deps.env);
+    } else if (provider === 'kiro') {
+      const token = kiroTokenOfIdeFile(parsed);
+      if (!token) continue;
+      const clientFile = token.clientIdHash ? kiroClientPath(file, token.clientIdHash) : null;
+      return kiroRecord(token, clientFile ? kiroClientOf(await readJson(clientFile)) : null);
+    } else if (provider === 'codex') {
       const tokens = codexTokensOfCliFile(parsed);
       if (tokens) return codexRecord(tokens, deps.clock.now());
-    } else {
+    } else if (provider === 'ghcp') {
       const found = githubTokenOfCopilotFile(parsed);
       if (found) {
         const user = await fetchGithubUser(deps.http, found.token);
@@ -43,6 +57,22 @@ export async function importAccount(provider: AccountProvider, deps: ImportDeps,
     }
   }
   throw new AccountsError('no-credentials', `No ${provider} sign-in found in ${candidates.join(', ')}`, { paths: candidates });
+}
+
+/** The provider's own CLI or IDE files; none for providers with nothing to import (agy, iflow). */
+function defaultPaths(provider: AccountProvider, env: NodeJS.ProcessEnv, home: string): string[] {
+  switch (provider) {
+    case 'codex':
+      return codexCliAuthPaths(env, home);
+    case 'ghcp':
+      return copilotCliAuthPaths(env, home);
+    case 'gemini':
+      return geminiCliAuthPaths(home);
+    case 'kiro':
+      return kiroIdeAuthPaths(home);
+    default:
+      return [];
+  }
 }
 
 /** The file's JSON; undefined when it is missing, unreadable, a directory or not JSON. */

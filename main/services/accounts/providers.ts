@@ -32,6 +32,9 @@ export interface ProviderInfo {
 
 const LATER = 'signs in through the managed CLIProxyAPI binary, which this version does not install yet';
 
+export const GEMINI_RETIRED =
+  "Google retired the Gemini CLI's consumer sign-in on 2026-06-18; only Code Assist Standard/Enterprise accounts can sign in. Import ~/.gemini/oauth_creds.json instead";
+
 export const PROVIDERS: Record<AccountProvider, ProviderInfo> = {
   codex: {
     type: 'codex',
@@ -48,8 +51,8 @@ export const PROVIDERS: Record<AccountProvider, ProviderInfo> = {
     models: [...ACCOUNT_MODELS.ghcp.models],
   },
   agy: { type: 'antigravity', label: 'Antigravity', native: false, unavailable: LATER, models: [] },
-  gemini: { type: 'gemini', label: 'Gemini CLI / Code Assist', native: false, unavailable: LATER, models: [] },
-  kiro: { type: 'kiro', label: 'Kiro', native: false, unavailable: LATER, models: [] },
+  gemini: { type: 'gemini', label: 'Gemini CLI / Code Assist', native: false, unavailable: GEMINI_RETIRED, models: [] },
+  kiro: { type: 'kiro', label: 'Kiro', native: false, unavailable: `${LATER}; import the Kiro IDE's sign-in instead`, models: [] },
   iflow: { type: 'iflow', label: 'iFlow (discontinued)', native: false, unavailable: 'iFlow shut down on 2026-04-17; existing files are listed, no sign-in', models: [] },
 };
 

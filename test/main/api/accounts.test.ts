@@ -106,6 +106,14 @@ describe('sign-in', () => {
     expect(await app.json('POST', '/api/accounts/codex/sign-in', { method: 'carrier-pigeon' })).toMatchObject({ status: 400, body: { error: 'Invalid sign-in method' } });
     expect(await app.json('POST', '/api/accounts/iflow/sign-in', {})).toMatchObject({ status: 400, body: { error: 'Sign-in not available', message: expect.stringContaining('2026-04-17') } });
     expect(await app.json('POST', '/api/accounts/ghcp/sign-in', { method: 'paste' })).toMatchObject({ status: 400, body: { error: 'Invalid sign-in method' } });
+    expect(await app.json('POST', '/api/accounts/gemini/sign-in', {})).toMatchObject({ status: 400, body: { error: 'Sign-in not available', message: expect.stringContaining('2026-06-18') } });
+  });
+
+  it('agy: 400 Acknowledgement required naming the ban risk until {acknowledge: true}, which is remembered', async () => {
+    expect(await app.json('POST', '/api/accounts/agy/sign-in', {})).toMatchObject({ status: 400, body: { error: 'Acknowledgement required', message: expect.stringContaining('banned'), provider: 'agy' } });
+    expect(await app.json('POST', '/api/accounts/agy/sign-in', { acknowledge: 'yes' })).toMatchObject({ status: 400 });
+    expect(await app.json('POST', '/api/accounts/agy/sign-in', { acknowledge: true })).toMatchObject({ status: 400, body: { error: 'Sign-in not available' } });
+    expect(await app.json('POST', '/api/accounts/agy/sign-in', {})).toMatchObject({ status: 400, body: { error: 'Sign-in not available' } });
   });
 });
 
@@ -166,7 +174,9 @@ describe('accounts', () => {
   it('import: 404 No credentials found with the paths looked at; Copilot apps.json imports, an existing ghcp profile is left alone', async () => {
     const none = await app.json('POST', '/api/accounts/codex/import', { path: '~/nothing-here.json' });
     expect(none).toMatchObject({ status: 404, body: { error: 'No credentials found', paths: [path.join(app.home, 'nothing-here.json')] } });
-    expect(await app.json('POST', '/api/accounts/kiro/import', {})).toMatchObject({ status: 400, body: { error: 'Sign-in not available' } });
+    expect(await app.json('POST', '/api/accounts/kiro/import', {})).toMatchObject({ status: 404, body: { error: 'No credentials found', paths: [path.join(app.home, '.aws/sso/cache/kiro-auth-token.json')] } });
+    expect(await app.json('POST', '/api/accounts/gemini/import', {})).toMatchObject({ status: 404, body: { error: 'No credentials found', paths: [path.join(app.home, '.gemini/oauth_creds.json')] } });
+    expect(await app.json('POST', '/api/accounts/agy/import', {})).toMatchObject({ status: 400, body: { error: 'Sign-in not available' } });
     expect((await app.json('PUT', '/api/settings/ghcp', { settings: { env: { PROVIDER_BASE_URL: 'https://example.test', PROVIDER_MODEL: 'mine', PROVIDER_AUTH_TOKEN: 't' } } })).status).toBe(200);
     fake.githubTokens.add('gho_imported');
     await fs.mkdir(path.join(app.home, '.config', 'github-copilot'), { recursive: true });

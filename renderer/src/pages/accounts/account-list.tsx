@@ -18,7 +18,7 @@ const STATUS: Record<Account['status'], [StatusKind, string]> = {
 
 /** Every account with its status, expiry, models, quota and actions, in each provider's drain order. */
 export function AccountList(props: { accounts: Account[]; onChange: () => void }) {
-  if (props.accounts.length === 0) return <Empty>No accounts yet. Sign in above, or import the sign-in of the Codex CLI or Copilot.</Empty>;
+  if (props.accounts.length === 0) return <Empty>No accounts yet. Sign in above, or import the sign-in of the Codex CLI, Copilot, the Gemini CLI or the Kiro IDE.</Empty>;
   return (
     <ul class="acc-list" data-testid="account-list">
       {inDrainOrder(props.accounts).map((a) => (

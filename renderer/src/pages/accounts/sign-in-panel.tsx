@@ -10,11 +10,14 @@ import { useAction } from '../../lib/use-action.js';
 import { useResource } from '../../lib/use-resource.js';
 
 interface ProviderCard {
-  provider: 'codex' | 'ghcp';
+  provider: 'codex' | 'ghcp' | 'gemini' | 'kiro' | 'iflow';
   name: string;
   blurb: string;
   methods: Array<{ method: SignInMethod; label: string; primary?: boolean }>;
-  importFrom: string;
+  /** The file the import reads, and the button's name; none for discontinued providers. */
+  importFrom?: { path: string; label: string };
+  /** Why there is no sign-in button (retired or discontinued). */
+  note?: string;
 }
 
 const CARDS: ProviderCard[] = [
@@ -27,14 +30,36 @@ const CARDS: ProviderCard[] = [
       { method: 'device', label: 'Use a code' },
       { method: 'paste', label: 'Paste the address' },
     ],
-    importFrom: '~/.codex/auth.json',
+    importFrom: { path: '~/.codex/auth.json', label: 'Import from Codex CLI' },
   },
   {
     provider: 'ghcp',
     name: 'GitHub Copilot',
     blurb: 'Your Copilot subscription. Type a code at github.com, then Switchboard asks Copilot for its token.',
     methods: [{ method: 'device', label: 'Sign in', primary: true }],
-    importFrom: '~/.config/github-copilot/apps.json',
+    importFrom: { path: '~/.config/github-copilot/apps.json', label: 'Import from Copilot' },
+  },
+  {
+    provider: 'gemini',
+    name: 'Gemini CLI / Code Assist',
+    blurb: 'The account the Gemini CLI signed in. Served through the CLIProxyAPI binary.',
+    methods: [],
+    importFrom: { path: '~/.gemini/oauth_creds.json', label: 'Import from Gemini CLI' },
+    note: 'Google retired the Gemini CLI\'s consumer sign-in on 2026-06-18; only Code Assist Standard/Enterprise accounts can sign in.',
+  },
+  {
+    provider: 'kiro',
+    name: 'Kiro',
+    blurb: 'The account the Kiro IDE signed in. Served through the CLIProxyAPI binary.',
+    methods: [],
+    importFrom: { path: '~/.aws/sso/cache/kiro-auth-token.json', label: 'Import from Kiro IDE' },
+  },
+  {
+    provider: 'iflow',
+    name: 'iFlow',
+    blurb: 'Discontinued.',
+    methods: [],
+    note: 'iFlow shut down on 2026-04-17. Existing iFlow files stay listed below; there is no sign-in.',
   },
 ];
 
@@ -80,15 +105,18 @@ export function SignInPanel(props: { onAccount: () => void }) {
               <p class="card-label">{c.provider}</p>
               <p class="acc-provider-name">{c.name}</p>
               <p class="muted acc-blurb">{c.blurb}</p>
+              {c.note ? <p class="acc-note" data-testid={`note-${c.provider}`}>{c.note}</p> : null}
               <div class="actions">
                 {c.methods.map((m) => (
                   <button key={m.method} type="button" class={`btn btn-small${m.primary ? ' btn-primary' : ''}`} disabled={start.busy} onClick={() => void start.run(c.provider, m.method)}>
                     {m.label}
                   </button>
                 ))}
-                <button type="button" class="btn btn-small btn-quiet" disabled={importer.busy} title={`Reads ${c.importFrom}`} onClick={() => void importer.run(c.provider)}>
-                  Import from {c.provider === 'codex' ? 'Codex CLI' : 'Copilot'}
-                </button>
+                {c.importFrom ? (
+                  <button type="button" class="btn btn-small btn-quiet" disabled={importer.busy} title={`Reads ${c.importFrom.path}`} onClick={() => void importer.run(c.provider)}>
+                    {c.importFrom.label}
+                  </button>
+                ) : null}
               </div>
             </div>
           ))}
