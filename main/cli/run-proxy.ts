@@ -47,7 +47,7 @@ async function runningAppUrl(configDir: string): Promise<string | null> {
 }
 
 async function startThroughApp(url: string): Promise<boolean> {
-  const res = await fetch(new URL('/api/proxy/start', url), { method: 'POST', signal: AbortSignal.timeout(APP_TIMEOUT_MS) });
+  const res = await fetch(new URL('/api/proxy/proxy-start', url), { method: 'POST', signal: AbortSignal.timeout(APP_TIMEOUT_MS) });
   const body = (await res.json().catch(() => ({}))) as { started?: unknown; error?: unknown; message?: unknown };
   if (!res.ok) throw new Error(`the running app could not start it: ${[body.error, body.message].filter((x) => typeof x === 'string').join(': ') || `HTTP ${res.status}`}`);
   return body.started === true;
