@@ -22,6 +22,14 @@ export interface AppStatus {
   profiles?: TrayProfiles | null;
   /** Subscription accounts (issue 29); absent when the source does not read them (null = unavailable). */
   accounts?: TrayAccount[] | null;
+  /** Upstreams GET /api/proxy/upstreams marks `failing` (issue 30.4); absent when not read, null = unavailable. */
+  failingUpstreams?: FailingUpstream[] | null;
+}
+
+export interface FailingUpstream {
+  name: string;
+  /** The last failure's status (0 when no answer came) and message. */
+  lastError: { status: number; message: string | null } | null;
 }
 
 export interface TrafficStatus {
@@ -91,6 +99,15 @@ const profilesSchema = z.looseObject({
 const accountsSchema = z.looseObject({
   accounts: z.array(z.looseObject({ provider: z.string(), label: z.string(), status: z.string(), lastError: z.string().optional() })),
 });
+const upstreamsSchema = z.looseObject({
+  upstreams: z.array(
+    z.looseObject({
+      name: z.string(),
+      failing: z.boolean(),
+      lastError: z.looseObject({ status: z.number(), message: z.string().nullable() }).nullable(),
+    }),
+  ),
+});
 const presetsSchema = z.looseObject({ presets: z.array(z.looseObject({ name: z.string() })) });
 const summarySchema = z.looseObject({ totalCost: z.number() });
 const insightsSchema = z.looseObject({ anomalies: z.array(z.looseObject({ date: z.string() })) });
@@ -120,10 +137,11 @@ export function createHttpStatusSource(api: ApiClient, now: () => Date = () => n
         getParsed(api, '/api/accounts', accountsSchema),
       ]);
       const today = dayIn(config?.config.usage?.timezone ?? '', now());
-      const [summary, insights, stats] = await Promise.all([
+      const [summary, insights, stats, upstreams] = await Promise.all([
         getParsed(api, `/api/usage/summary?since=${today}&until=${today}`, summarySchema),
         getParsed(api, '/api/usage/insights', insightsSchema),
         getParsed(api, '/api/proxy/requests/stats', statsSchema),
+        getParsed(api, '/api/proxy/upstreams', upstreamsSchema),
       ]);
       return {
         proxy: proxy ? { running: proxy.running, port: proxy.port, sessionCount: proxy.sessionCount } : null,
@@ -139,6 +157,9 @@ export function createHttpStatusSource(api: ApiClient, now: () => Date = () => n
           : null,
         traffic: stats ? trafficStatus(stats, config?.config.usage?.timezone ?? '') : null,
         profiles,
+        failingUpstreams: upstreams
+          ? upstreams.upstreams.filter((u) => u.failing).map((u) => ({ name: u.name, lastError: u.lastError ? { status: u.lastError.status, message: u.lastError.message } : null }))
+          : null,
         accounts: accounts ? accounts.accounts.map((a) => ({ provider: a.provider, label: a.label, status: a.status, ...(a.lastError ? { lastError: a.lastError } : {}) })) : null,
       };
     },

@@ -1,4 +1,4 @@
-import type { AppStatus, TrafficStatus } from './status-source.js';
+import type { AppStatus, FailingUpstream, TrafficStatus } from './status-source.js';
 import { profileItems } from './tray-profiles.js';
 import { accountItems } from './tray-accounts.js';
 
@@ -42,7 +42,7 @@ export type TrayIconState = 'running' | 'stopped' | 'error';
 const SEPARATOR: TrayMenuItem = { type: 'separator' };
 
 export function buildTrayMenu(view: TrayView): TrayMenuItem[] {
-  const items: TrayMenuItem[] = [item('Open window', 'open-window'), SEPARATOR, ...proxyItems(view), ...trafficItems(view.status.traffic)];
+  const items: TrayMenuItem[] = [item('Open window', 'open-window'), SEPARATOR, ...proxyItems(view), ...trafficItems(view.status.traffic), ...failingItems(view.status.failingUpstreams)];
   if (view.status.bridge?.enabled) items.push(SEPARATOR, ...bridgeItems(view));
   // Switching (issue 18) sits after the children it may route through, before the usage lines.
   // "Add provider…" closes the profiles group: the way to a new profile sits beside the list.
@@ -125,6 +125,21 @@ function trafficItems(traffic: TrafficStatus | null | undefined): TrayMenuItem[]
   const last = traffic.lastError;
   if (last) items.push(info(shorten(`Last error: ${last.status}${last.model ? ` ${last.model}` : ''} at ${last.at}${last.message ? ` · ${last.message}` : ''}`, 70)));
   return items;
+}
+
+/** One line per upstream whose requests keep failing (issue 30.4); nothing when none or not read. */
+export function failingItems(failing: FailingUpstream[] | null | undefined): TrayMenuItem[] {
+  if (!failing) return [];
+  const lines = failing.slice(0, MAX_FAILING_LINES).map((u) => info(shorten(`Upstream ${u.name} keeps failing${u.lastError ? ` (${failureText(u.lastError)})` : ''}`, 70)));
+  if (failing.length > MAX_FAILING_LINES) lines.push(info(`…and ${failing.length - MAX_FAILING_LINES} more failing upstreams`));
+  return lines;
+}
+
+const MAX_FAILING_LINES = 3;
+
+function failureText(e: { status: number; message: string | null }): string {
+  const status = e.status === 0 ? 'no answer' : String(e.status);
+  return e.message ? `${status}: ${e.message}` : status;
 }
 
 export function requestsLine(t: Pick<TrafficStatus, 'requestsPerMinute' | 'errorRate'>): string {

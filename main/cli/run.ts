@@ -10,6 +10,7 @@ import { terminalText } from '../infra/terminal-text.js';
 import { writeLaunchSettings } from './launch-settings-file.js';
 import { parseProfileArgs } from './profile-args.js';
 import { ProfileSource } from './profile-source.js';
+import { ensureProxyForRun } from './run-proxy.js';
 
 export const RUN_USAGE = `Usage: switchboard run [profile] [--agent BIN] [-- agent arguments...]
 
@@ -25,6 +26,10 @@ Options:
   --agent BIN    the agent to start (default: agent.binary in config.yaml, else claude)
   -h, --help     show this help
   --version      print Switchboard's version
+
+A profile routed through the local proxy (base URL = proxy/config.yaml's server address) starts
+the proxy first when it is stopped: through the running app when there is one, else directly; it
+keeps running after the agent exits.
 
 Stdio is the agent's; SIGINT, SIGTERM and SIGHUP are passed on to it. The exit code is the
 agent's (128 + signal number when a signal ended it); 2 when the profile or the agent cannot be
@@ -52,6 +57,9 @@ export async function runRun(argv: string[], env: NodeJS.ProcessEnv = process.en
   const binary = args.options['--agent'] ?? (await source.configured(async () => (await source.ctx.appConfig.read()).config.agent.binary));
   const executable = await findExecutable(binary, env);
   if (!executable) throw new CliError(`agent '${binary}' not found${binary.includes('/') ? '' : ' on PATH'} (set agent.binary in config.yaml or pass --agent)`);
+  const baseUrl = [...BASE_URL_KEYS].reverse().map((key) => (vars[key] ?? '').trim()).find((v) => v !== '') ?? null; // ANTHROPIC_ wins
+  const proxy = await ensureProxyForRun(baseUrl, source.paths, env);
+  if (proxy.kind === 'failed') io.err(terminalText(`switchboard: the local proxy could not be started (${proxy.message}); starting the agent anyway\n`));
   const childEnv = agentEnv(profile.data.env, env);
   if (!isClaudeCode(executable, await fs.realpath(executable).catch(() => executable))) return runAgent(executable, args.rest, childEnv, io);
   const settings = await writeLaunchSettings(launchSettings(vars));

@@ -12,6 +12,7 @@ import { importAccount } from './importer.js';
 import { createOutbound, type Outbound } from './outbound.js';
 import { INVALID_PROVIDER_TEXT, isAccountProvider, PROVIDERS, providerOfType, type AccountProvider } from './providers.js';
 import { Refresher } from './refresher.js';
+import { RefreshOn401 } from './refresh-on-401.js';
 import { SignIns, type SignInMethod, type SignInStart, type SignInState } from './sign-in.js';
 
 export interface ProviderAccountsOptions {
@@ -60,13 +61,18 @@ export class ProviderAccountsService {
     });
     this.http = http;
     this.acknowledgements = new Acknowledgements(ctx.paths.configDir);
+    this.on401 = new RefreshOn401({ events: ctx.events, store: this.store, refresh: (file) => this.refresher.refresh(file), clock: ctx.clock, logger: ctx.logger });
   }
+
+  /** Refreshes an account once when the engine reports a 401 for it (issue 29.1). */
+  readonly on401: RefreshOn401;
 
   private readonly http: Outbound;
   private readonly acknowledgements: Acknowledgements;
 
   /** Starts the refresh check (every minute unless told otherwise); the timer never keeps the process alive. */
   start(): void {
+    this.on401.start();
     if (this.timer) return;
     this.timer = setInterval(() => void this.scheduledRefresh(), this.options.refreshCheckMs ?? 60_000);
     this.timer.unref();
@@ -84,6 +90,7 @@ export class ProviderAccountsService {
   }
 
   async stop(): Promise<void> {
+    this.on401.stop();
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     await this.signIns.stop();

@@ -67,8 +67,22 @@ describe('createHttpStatusSource', () => {
       status: 200,
       body: { accounts: [{ provider: 'codex', accountId: 'a@b.c', email: 'a@b.c', label: 'a@b.c (plus)', status: 'error', expiresAt: null, lastRefresh: null, lastError: 'codex: sign in again', models: [], file: 'codex-1.json' }] },
     });
+    const health = (name: string, failing: boolean, lastError: unknown) => ({
+      name, format: 'openai', baseUrl: 'http://x', models: [], keyCount: 1, requests: 3, errors: failing ? 3 : 0, successRate: failing ? 0 : 1, medianLatencyMs: 5, lastError, failing, coolingKeys: [],
+    });
+    api.set('GET /api/proxy/upstreams', {
+      status: 200,
+      body: {
+        upstreams: [health('ok', false, null), health('rot', true, { status: 429, at: 1, message: 'rate limited' }), health('gone', true, { status: 0, at: 1, message: null })],
+        since: 0, until: 1, cooldownSeconds: 60, configMtime: 1,
+      },
+    });
     const status = await createHttpStatusSource(createApiClient(api.url), () => NOON_UTC).read();
     expect(status).toEqual({
+      failingUpstreams: [
+        { name: 'rot', lastError: { status: 429, message: 'rate limited' } },
+        { name: 'gone', lastError: { status: 0, message: null } },
+      ],
       proxy: { running: true, port: 8317, sessionCount: 2 },
       bridge: { enabled: true, daemonRunning: true, port: 20129, authenticated: true, tokenExpired: false },
       todayCost: 4.5,
@@ -105,7 +119,7 @@ describe('createHttpStatusSource', () => {
   it('every part the API cannot answer is null, never an exception', async () => {
     api = await startFakeApi();
     const status = await createHttpStatusSource(createApiClient(api.url), () => NOON_UTC).read();
-    expect(status).toEqual({ proxy: null, bridge: null, todayCost: null, anomalies: null, desktop: null, traffic: null, profiles: null, accounts: null });
+    expect(status).toEqual({ proxy: null, bridge: null, todayCost: null, anomalies: null, desktop: null, traffic: null, profiles: null, accounts: null, failingUpstreams: null });
   });
 
   it('answers of the wrong shape count as unavailable', async () => {
@@ -158,7 +172,7 @@ describe('createHttpStatusSource', () => {
     await api.close();
     api = undefined;
     const status = await createHttpStatusSource(createApiClient(url, { readMs: 2_000 }), () => NOON_UTC).read();
-    expect(status).toEqual({ proxy: null, bridge: null, todayCost: null, anomalies: null, desktop: null, traffic: null, profiles: null, accounts: null });
+    expect(status).toEqual({ proxy: null, bridge: null, todayCost: null, anomalies: null, desktop: null, traffic: null, profiles: null, accounts: null, failingUpstreams: null });
   });
 
   it('reads the real app: desktop settings and bridge switch as the API serves them', async () => {

@@ -49,6 +49,26 @@ describe('buildTrayMenu', () => {
     ]);
   });
 
+  it('says which upstreams keep failing, after the request lines (issue 30.4)', () => {
+    const failing = [
+      { name: 'rot', lastError: { status: 429, message: 'rate limited' } },
+      { name: 'gone', lastError: { status: 0, message: null } },
+      { name: 'c', lastError: null },
+      { name: 'd', lastError: null },
+    ];
+    const menu = picture(buildTrayMenu(view({ proxy: { running: true, port: 8317, sessionCount: 0 }, failingUpstreams: failing })));
+    expect(menu.slice(5, 11)).toEqual([
+      'Upstream rot keeps failing (429: rate limited) (disabled)',
+      'Upstream gone keeps failing (no answer) (disabled)',
+      'Upstream c keeps failing (disabled)',
+      '…and 1 more failing upstreams (disabled)',
+      '---',
+      'Add provider… [open-providers]',
+    ]);
+    expect(picture(buildTrayMenu(view({ failingUpstreams: [] })))).toEqual(picture(buildTrayMenu(view())));
+    expect(picture(buildTrayMenu(view({ failingUpstreams: null })))).toEqual(picture(buildTrayMenu(view())));
+  });
+
   it('proxy stopped offers Start proxy', () => {
     const menu = picture(buildTrayMenu(view()));
     expect(menu.slice(2, 4)).toEqual(['Proxy stopped (disabled)', 'Start proxy [proxy-start]']);
