@@ -20,6 +20,14 @@ export function readAgentFile(task: { path: string; agent: string; flags?: strin
   try {
     const stat = fs.fstatSync(fd);
     const read: FileRead = { path: task.path, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, start: 0, offset: 0, records: [], tail: [], malformed: 0, tailMalformed: 0, oversized: 0, fingerprint: '' };
+    if (loader.readStore !== undefined) {
+      // A SQLite store: queried page by page with the sqlite3 tool, never read as text.
+      const found = loader.readStore({ path: task.path, mtimeMs: stat.mtimeMs });
+      for (const r of found.records) r.cost = pricing.costOf(r);
+      read.records = found.records;
+      read.malformed = found.malformed;
+      return read;
+    }
     if (stat.size > MAX_AGENT_FILE_BYTES) {
       read.oversized = 1;
       return read;
