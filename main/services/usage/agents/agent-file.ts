@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { Pricing } from '../pricing.js';
 import type { FileRead } from '../scan-file.js';
 import { loaderOf } from './registry.js';
+import { storeStat } from './store-stat.js';
 
 /**
  * The largest agent file read. Agent files are read whole (JSON documents, or JSONL whose counting
@@ -22,6 +23,7 @@ export function readAgentFile(task: { path: string; agent: string; flags?: strin
     const read: FileRead = { path: task.path, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, start: 0, offset: 0, records: [], tail: [], malformed: 0, tailMalformed: 0, oversized: 0, fingerprint: '' };
     if (loader.readStore !== undefined) {
       // A SQLite store: queried page by page with the sqlite3 tool, never read as text.
+      Object.assign(read, storeStat(task.path, stat));
       const found = loader.readStore({ path: task.path, mtimeMs: stat.mtimeMs });
       for (const r of found.records) r.cost = pricing.costOf(r);
       read.records = found.records;
