@@ -24,13 +24,22 @@ export function sqlitePages(dbPath: string, select: string, from: string, onRow:
   for (;;) {
     const where = Number.isFinite(after) ? `WHERE rowid > ${after}` : '';
     const sql = `SELECT ${select} FROM ${from} ${where} ORDER BY rowid LIMIT ${SQLITE_PAGE_ROWS};`;
-    const out = execFileSync(options.command, ['-readonly', '-json', '-cmd', `.timeout ${options.busyMs}`, dbPath, sql], {
-      encoding: 'utf8',
-      timeout: options.timeoutMs,
-      killSignal: 'SIGKILL',
-      maxBuffer: 256 * 1024 * 1024,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    let out: string;
+    try {
+      out = execFileSync(options.command, ['-readonly', '-json', '-cmd', `.timeout ${options.busyMs}`, dbPath, sql], {
+        encoding: 'utf8',
+        timeout: options.timeoutMs,
+        killSignal: 'SIGKILL',
+        maxBuffer: 256 * 1024 * 1024,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+    } catch (err) {
+      // A plain error: a missing tool's ENOENT must not read as "the store is gone".
+      const e = err as NodeJS.ErrnoException & { stderr?: string; signal?: string | null };
+      if (e.code === 'ENOENT') throw new Error(`sqlite3 is not available (${options.command}); install it to read ${dbPath}`);
+      if (e.code === 'ETIMEDOUT' || e.signal === 'SIGKILL') throw new Error(`sqlite3 did not answer within ${options.timeoutMs} ms on ${dbPath} (is the database locked?)`);
+      throw new Error(`sqlite3 failed on ${dbPath}: ${String(e.stderr ?? e.message).trim()}`);
+    }
     const text = out.trim();
     const rows = text === '' ? [] : (JSON.parse(text) as Record<string, unknown>[]);
     for (const row of rows) onRow(row);

@@ -96,3 +96,17 @@ describe('kilo.db', () => {
     expect(await inputOf()).toBe(100);
   });
 });
+
+describe('sqlitePages', () => {
+  it('a missing sqlite3 tool is a plain error, not ENOENT (which would read as a vanished store)', async () => {
+    const { sqlitePages } = await import('../../../../main/infra/sqlite-pages.js');
+    let caught: unknown;
+    try {
+      sqlitePages(db, 'rowid AS _rowid', 'message', () => {}, { command: path.join(dir, 'no-such-sqlite3'), timeoutMs: 5_000, busyMs: 100 });
+    } catch (err) {
+      caught = err;
+    }
+    expect((caught as Error).message).toMatch(/sqlite3 is not available/);
+    expect((caught as NodeJS.ErrnoException).code).toBeUndefined();
+  });
+});
