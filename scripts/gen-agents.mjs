@@ -18,6 +18,7 @@
 //   pi/<project>/<session>.jsonl                               PI_AGENT_DIR=pi
 //   openclaw/agents/main/sessions/<id>.jsonl[.deleted.<ts>]    OPENCLAW_DIR=openclaw
 //   droid/<project>/<session>.settings.json                    DROID_SESSIONS_DIR=droid (session totals)
+//   kilo/kilo.db                                               KILO_DATA_DIR=kilo (SQLite, written with the sqlite3 tool)
 //
 // What each agent's files hold, and why (a reader must get every one right):
 // - codex: cumulative totals with per-turn usage; re-emitted identical events (count once); events
@@ -30,7 +31,10 @@
 // - opencode: reasoning tokens, a recorded cost (used when > 0), cache reads and writes, a model
 //   nobody prices, the same message in two roots (counted once);
 // - amp: assistant message usage, and an older thread whose usage ledger takes precedence.
+// - kilo: OpenCode-shaped messages in a SQLite `message` table, a recorded cost (0 included) used
+//   as is, sessions only in the session_id column, a damaged data cell, more rows than one page.
 // Times spread over the day, many near midnight UTC, so a zone moves requests between days.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -277,6 +281,44 @@ function genOpencode(r, o, dir) {
   for (const [file, msg] of copies) write(path.join(dir, 'b', file), JSON.stringify(msg));
 }
 
+// ---------------------------------------------------------------- kilo
+
+const sqlText = (v) => `'${String(v).replaceAll("'", "''")}'`;
+
+/** Kilo's `kilo.db`: rows go in through the sqlite3 tool (the reader's own tool), one transaction. */
+function genKilo(r, o, dir) {
+  const rows = [];
+  for (let s = 0; s < o.sessions; s++) {
+    const session = `ses_${r.id(10)}`;
+    let t = sessionStart(r, o);
+    const [providerID, modelID] = r.pick(OPENCODE_MODELS.slice(0, 4));
+    // Enough turns that the store spans several of the reader's 2,000-row pages.
+    const turns = r.int(3, o.turns) * 30;
+    for (let i = 0; i < turns; i++) {
+      t += r.int(1, 20) * 1000;
+      const id = `msg_${r.id(14)}`;
+      const input = r.int(10, 8_000);
+      const output = r.int(0, 3_000);
+      const reasoning = r.chance(0.4) ? r.int(1, 1_500) : 0;
+      const read = r.chance(0.7) ? r.int(0, 50_000) : 0;
+      const write_ = r.chance(0.3) ? r.int(0, 10_000) : 0;
+      const tokens = { input, output, reasoning, cache: { read, write: write_ } };
+      if (r.chance(0.2)) tokens.total = input + output + reasoning + read + write_ + (r.chance(0.5) ? r.int(1, 200) : 0);
+      const msg = { id, role: 'assistant', modelID, providerID, time: { created: t }, tokens };
+      if (r.chance(0.5)) msg.sessionID = session;
+      if (r.chance(0.8)) msg.cost = r.chance(0.5) ? Math.round(r.next() * 1e6) / 1e7 : 0;
+      rows.push([id, session, JSON.stringify(msg)]);
+    }
+  }
+  rows.push(['msg_broken', 'ses_broken', '{"id": "msg_broken", "tokens": {']);
+  const sql = ['PRAGMA journal_mode=WAL;', 'CREATE TABLE message(id TEXT PRIMARY KEY, session_id TEXT NOT NULL, data TEXT NOT NULL);', 'BEGIN;'];
+  for (const row of rows) sql.push(`INSERT INTO message VALUES(${row.map(sqlText).join(',')});`);
+  sql.push('COMMIT;');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.rmSync(path.join(dir, 'kilo.db'), { force: true });
+  execFileSync('sqlite3', [path.join(dir, 'kilo.db')], { input: sql.join('\n'), stdio: ['pipe', 'ignore', 'inherit'] });
+}
+
 // ---------------------------------------------------------------- amp
 
 const AMP_MODELS = ['claude-sonnet-4-5-20250929', 'claude-opus-4-5-20251101', 'gpt-5', 'claude-haiku-4-5-20251001'];
@@ -387,6 +429,7 @@ function main() {
   genPiStyle(r, o, path.join(o.out, 'pi'), 'pi');
   genPiStyle(r, o, path.join(o.out, 'openclaw'), 'openclaw');
   genDroid(r, o, path.join(o.out, 'droid'));
+  genKilo(r, o, path.join(o.out, 'kilo'));
   const env = {
     CODEX_HOME: [path.join(o.out, 'codex', 'home'), path.join(o.out, 'codex', 'exec')].join(','),
     GEMINI_DATA_DIR: path.join(o.out, 'gemini'),
@@ -396,6 +439,7 @@ function main() {
     PI_AGENT_DIR: path.join(o.out, 'pi'),
     OPENCLAW_DIR: path.join(o.out, 'openclaw'),
     DROID_SESSIONS_DIR: path.join(o.out, 'droid'),
+    KILO_DATA_DIR: path.join(o.out, 'kilo'),
   };
   write(path.join(o.out, 'gen-agents-manifest.json'), JSON.stringify({ options: o, env }, null, 2));
   if (!o.quiet) console.log(JSON.stringify(env, null, 2));

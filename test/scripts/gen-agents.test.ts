@@ -27,7 +27,7 @@ describe('scripts/gen-agents.mjs', () => {
     expect([...a.keys()]).toEqual([...b.keys()]);
     for (const [f, text] of a) expect(b.get(f), f).toBe(text);
     const tops = new Set([...a.keys()].map((f) => f.split(path.sep)[0]));
-    expect([...tops].sort()).toEqual(['amp', 'codex', 'droid', 'gemini', 'openclaw', 'opencode', 'pi', 'qwen']);
+    expect([...tops].sort()).toEqual(['amp', 'codex', 'droid', 'gemini', 'kilo', 'openclaw', 'opencode', 'pi', 'qwen']);
     expect([...a.keys()].some((f) => f.includes('archived_sessions'))).toBe(true);
     expect([...a.values()].some((t) => t.includes('thread_spawn'))).toBe(true);
     const c = generate(4);

@@ -2,6 +2,7 @@ import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/pr
 import type { Logger } from '../../infra/logger.js';
 import type { Pricing } from './pricing.js';
 import type { AgentLoader } from './agents/agent.js';
+import { storeStat } from './agents/store-stat.js';
 import { findTranscripts, usageRoots, type FoundFile } from './discover.js';
 import { fingerprintMatches, newScratch } from './scan-file.js';
 import type { PoolResult, ScanPool, SizedTask } from './scan-pool.js';
@@ -142,7 +143,7 @@ export class UsageLoader {
       for (const f of mine) {
         if (seen.has(f.path) || (chosen !== undefined && !chosen.has(f.path))) continue;
         seen.add(f.path);
-        found.push({ ...f, agent: loader.id, flags });
+        found.push({ ...f, ...(loader.readStore !== undefined ? storeStat(f.path, f) : {}), agent: loader.id, flags });
         n++;
       }
       counts.set(loader.id, n);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { Pricing } from '../pricing.js';
 import type { FileRead } from '../scan-file.js';
 import { loaderOf } from './registry.js';
+import { storeStat } from './store-stat.js';
 
 /**
  * The largest agent file read. Agent files are read whole (JSON documents, or JSONL whose counting
@@ -20,6 +21,15 @@ export function readAgentFile(task: { path: string; agent: string; flags?: strin
   try {
     const stat = fs.fstatSync(fd);
     const read: FileRead = { path: task.path, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, start: 0, offset: 0, records: [], tail: [], malformed: 0, tailMalformed: 0, oversized: 0, fingerprint: '' };
+    if (loader.readStore !== undefined) {
+      // A SQLite store: queried page by page with the sqlite3 tool, never read as text.
+      Object.assign(read, storeStat(task.path, stat));
+      const found = loader.readStore({ path: task.path, mtimeMs: stat.mtimeMs });
+      for (const r of found.records) r.cost = pricing.costOf(r);
+      read.records = found.records;
+      read.malformed = found.malformed;
+      return read;
+    }
     if (stat.size > MAX_AGENT_FILE_BYTES) {
       read.oversized = 1;
       return read;

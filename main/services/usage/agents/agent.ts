@@ -36,6 +36,8 @@ export interface AgentLoader {
   /** Options read once per scan from the agent's dirs (codex: `service_tier` in config.toml). */
   flags?(dirs: readonly string[]): string;
   read(file: AgentFile): AgentFileRecords;
+  /** A SQLite store, read with the sqlite3 tool instead of as text (kilo); `read` is then unused. */
+  readStore?(file: { path: string; mtimeMs: number }): AgentFileRecords;
 }
 
 /** Agents ccusage reads that Switchboard does not (yet): listed by `GET /api/usage/agents` with why. */

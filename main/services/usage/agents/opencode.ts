@@ -20,6 +20,14 @@ export const opencode: AgentLoader = {
 export function readOpencode(file: AgentFile): AgentFileRecords {
   const m = parseJson(file.text);
   if (!isObject(m)) return { records: [], malformed: 1 };
+  return opencodeMessage(m, 'opencode', file.path, (c) => c > 0);
+}
+
+/**
+ * One OpenCode-shaped message (OpenCode's files, Kilo's `message.data`); `usesCost` says which
+ * recorded costs are taken as the cost (OpenCode: above 0; Kilo: any, 0 included).
+ */
+export function opencodeMessage(m: Record<string, unknown>, agent: string, filePath: string, usesCost: (cost: number) => boolean): AgentFileRecords {
   const id = text(m.id);
   const model = text(m.modelID);
   const provider = text(m.providerID);
@@ -29,8 +37,8 @@ export function readOpencode(file: AgentFile): AgentFileRecords {
   const cache = isObject(t.cache) ? t.cache : {};
   const [input, output, reasoning, read, write] = [t.input, t.output, t.reasoning, cache.read, cache.write].map(count) as [number, number, number, number, number];
   const { output: out, extra } = withLoggedTotal({ output, extra: reasoning, sum: input + output + reasoning + read + write }, count(t.total));
-  const cost = typeof m.cost === 'number' && Number.isFinite(m.cost) && m.cost > 0 ? m.cost : null;
-  const r = agentRecord('opencode', file.path, 0, {
+  const cost = typeof m.cost === 'number' && Number.isFinite(m.cost) && usesCost(m.cost) ? m.cost : null;
+  const r = agentRecord(agent, filePath, 0, {
     timestamp: ts,
     model,
     inputTokens: input,
@@ -38,10 +46,10 @@ export function readOpencode(file: AgentFile): AgentFileRecords {
     cacheWriteTokens: write,
     cacheReadTokens: read,
     extraTokens: extra,
-    sessionId: text(m.sessionID) ?? path.basename(path.dirname(file.path)),
+    sessionId: text(m.sessionID) ?? path.basename(path.dirname(filePath)),
     projectPath: isObject(m.path) ? text(m.path.cwd) : null,
     // One message, wherever it was found (several roots, a copy): counted once.
-    key: `\u0002opencode\u0000${id}`,
+    key: `\u0002${agent}\u0000${id}`,
     loggedCost: cost,
   });
   return { records: hasTokens(r) ? [r] : [], malformed: 0 };

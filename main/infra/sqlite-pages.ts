@@ -1,0 +1,49 @@
+import { execFileSync } from 'node:child_process';
+
+/** Rows per query: one page of JSON is parsed at a time, never a whole store. */
+export const SQLITE_PAGE_ROWS = 2_000;
+
+export interface SqlitePagesOptions {
+  /** The sqlite3 command (`$SWITCHBOARD_SQLITE3` or `sqlite3` on PATH). */
+  command: string;
+  /** A bound on each query; on expiry the process is killed (SIGKILL). */
+  timeoutMs: number;
+  /** How long a query waits for an agent's write lock before giving up. */
+  busyMs: number;
+}
+
+/**
+ * Reads rows from a SQLite store with the `sqlite3` command-line tool, read-only, page by page
+ * on `rowid` (docs/usage.md, "SQLite stores"). `select` names the columns and must select
+ * `rowid AS _rowid` first; `from` is the table (with any WHERE left out). Each page is handed to
+ * `onRow` and dropped before the next is read. Throws when the tool is missing, the store is not
+ * a database, the table is absent, or a query outlives `timeoutMs`.
+ */
+export function sqlitePages(dbPath: string, select: string, from: string, onRow: (row: Record<string, unknown>) => void, options: SqlitePagesOptions): void {
+  let after = -Infinity;
+  for (;;) {
+    const where = Number.isFinite(after) ? `WHERE rowid > ${after}` : '';
+    const sql = `SELECT ${select} FROM ${from} ${where} ORDER BY rowid LIMIT ${SQLITE_PAGE_ROWS};`;
+    let out: string;
+    try {
+      out = execFileSync(options.command, ['-readonly', '-json', '-cmd', `.timeout ${options.busyMs}`, dbPath, sql], {
+        encoding: 'utf8',
+        timeout: options.timeoutMs,
+        killSignal: 'SIGKILL',
+        maxBuffer: 256 * 1024 * 1024,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+    } catch (err) {
+      // A plain error: a missing tool's ENOENT must not read as "the store is gone".
+      const e = err as NodeJS.ErrnoException & { stderr?: string; signal?: string | null };
+      if (e.code === 'ENOENT') throw new Error(`sqlite3 is not available (${options.command}); install it to read ${dbPath}`);
+      if (e.code === 'ETIMEDOUT' || e.signal === 'SIGKILL') throw new Error(`sqlite3 did not answer within ${options.timeoutMs} ms on ${dbPath} (is the database locked?)`);
+      throw new Error(`sqlite3 failed on ${dbPath}: ${String(e.stderr ?? e.message).trim()}`);
+    }
+    const text = out.trim();
+    const rows = text === '' ? [] : (JSON.parse(text) as Record<string, unknown>[]);
+    for (const row of rows) onRow(row);
+    if (rows.length < SQLITE_PAGE_ROWS) return;
+    after = Number(rows[rows.length - 1]!._rowid);
+  }
+}

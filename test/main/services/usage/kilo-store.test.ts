@@ -1,0 +1,112 @@
+import { spawn, execFileSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../../main/infra/clock.js';
+import { silentLogger } from '../../../../main/infra/logger.js';
+import { createPaths } from '../../../../main/infra/paths.js';
+import { AppConfigStore } from '../../../../main/services/app-config/store.js';
+import { AppEvents } from '../../../../main/services/events.js';
+import { UsageService } from '../../../../main/services/usage/usage-service.js';
+
+/** Kilo's SQLite store read through the sqlite3 tool: WAL writes, a held write lock, damaged rows. */
+let dir: string;
+let db: string;
+let service: UsageService;
+let writer: ChildProcessWithoutNullStreams | null = null;
+
+const message = (id: string, input: number, created = Date.UTC(2026, 0, 5, 12)) =>
+  JSON.stringify({ id, role: 'assistant', modelID: 'claude-sonnet-4-5', providerID: 'anthropic', cost: 0, time: { created }, tokens: { input, output: 10, reasoning: 0, cache: { read: 0, write: 0 } } });
+const insert = (id: string, input: number) => `INSERT INTO message VALUES('${id}','ses_1','${message(id, input)}');\n`;
+
+async function inputOf(): Promise<number> {
+  await service.refresh();
+  const days = await service.daily({ tz: 'UTC', agent: 'kilo' });
+  return days.reduce((n, d) => n + d.inputTokens, 0);
+}
+
+function isLocked(): boolean {
+  try {
+    execFileSync('sqlite3', [db, 'BEGIN IMMEDIATE; ROLLBACK;'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    return false;
+  } catch (err) {
+    return String((err as { stderr?: Buffer }).stderr).includes('locked');
+  }
+}
+
+/** Resolves when `check` holds: a condition, not a guessed sleep. */
+async function until(check: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error('condition never held');
+}
+
+beforeEach(async () => {
+  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'switchboard-kilo-'));
+  await fs.mkdir(path.join(dir, 'kilo'));
+  db = path.join(dir, 'kilo', 'kilo.db');
+  execFileSync('sqlite3', [db], { input: `PRAGMA journal_mode=WAL;\nCREATE TABLE message(id TEXT PRIMARY KEY, session_id TEXT NOT NULL, data TEXT NOT NULL);\n${insert('m1', 100)}INSERT INTO message VALUES('bad','ses_1','{not json');\n` });
+  const paths = createPaths({ configDir: path.join(dir, 'config'), agentDir: path.join(dir, 'no-claude') });
+  await fs.mkdir(path.join(dir, 'home'));
+  service = new UsageService(
+    { paths, clock: new ManualClock(), logger: silentLogger, events: new AppEvents(), appConfig: new AppConfigStore(paths.appConfig), env: { HOME: path.join(dir, 'home'), KILO_DATA_DIR: path.join(dir, 'kilo') } },
+    { pool: null },
+  );
+  service.start();
+});
+
+afterEach(async () => {
+  if (writer !== null && writer.exitCode === null) {
+    const gone = new Promise((r) => writer!.once('exit', r));
+    writer.kill('SIGKILL');
+    await gone;
+  }
+  writer = null;
+  await service.stop();
+  await fs.rm(dir, { recursive: true, force: true });
+});
+
+describe('kilo.db', () => {
+  it('counts rows, skips a damaged data cell, and sees rows still in the write-ahead log while the agent holds its write lock', async () => {
+    expect(await inputOf()).toBe(100);
+    const status = (await service.agents()).find((a) => a.id === 'kilo');
+    expect(status).toMatchObject({ supported: true, found: true, files: 1, records: 1 });
+    // The agent keeps the store open: new rows sit in kilo.db-wal, kilo.db itself unchanged,
+    // and an open write transaction holds the lock while we read.
+    writer = spawn('sqlite3', [db]);
+    writer.stdin.write(`PRAGMA wal_autocheckpoint=0;\n${insert('m2', 2000)}BEGIN IMMEDIATE;\n${insert('m3', 30000)}`);
+    // The lock is held once another writer is refused (sqlite3's shell buffers its output to a pipe).
+    await until(async () => isLocked());
+    await fs.access(`${db}-wal`);
+    expect(await inputOf()).toBe(2100); // m2 committed (in the WAL); m3 not yet committed
+    writer.stdin.write('COMMIT;\n');
+    await until(async () => (await inputOf()) === 32100);
+  });
+
+  it('an unchanged store is not queried again', async () => {
+    expect(await inputOf()).toBe(100);
+    // Were it queried, the damaged store would fail the read and drop the record.
+    const stat = await fs.stat(db);
+    const bytes = await fs.readFile(db);
+    await fs.writeFile(db, Buffer.alloc(bytes.length, 0x41));
+    await fs.utimes(db, stat.atime, stat.mtime);
+    expect(await inputOf()).toBe(100);
+  });
+});
+
+describe('sqlitePages', () => {
+  it('a missing sqlite3 tool is a plain error, not ENOENT (which would read as a vanished store)', async () => {
+    const { sqlitePages } = await import('../../../../main/infra/sqlite-pages.js');
+    let caught: unknown;
+    try {
+      sqlitePages(db, 'rowid AS _rowid', 'message', () => {}, { command: path.join(dir, 'no-such-sqlite3'), timeoutMs: 5_000, busyMs: 100 });
+    } catch (err) {
+      caught = err;
+    }
+    expect((caught as Error).message).toMatch(/sqlite3 is not available/);
+    expect((caught as NodeJS.ErrnoException).code).toBeUndefined();
+  });
+});
