@@ -8,9 +8,9 @@ import type {
   AnthropicThinkingConfig,
   AnthropicTool,
   AnthropicToolChoice,
-  AnthropicToolResultBlock,
 } from './anthropic-types.js';
 import { toDataUrl } from './media.js';
+import { splitToolResult } from './tool-result.js';
 import type {
   OpenAIContentPart,
   OpenAIMessage,
@@ -122,7 +122,7 @@ function mapUser(message: AnthropicMessage): OpenAIMessage[] {
   const parts: OpenAIContentPart[] = [];
   for (const block of message.content) {
     if (block.type === 'tool_result') {
-      const { text, media } = splitToolResult(block);
+      const { text, media } = splitToolResult(block, (item) => (item.type === 'image' ? imagePart(item) : documentPart(item)));
       toolMessages.push({ role: 'tool', tool_call_id: block.tool_use_id, content: text });
       parts.push(...media);
       continue;
@@ -160,24 +160,6 @@ function documentPart(block: AnthropicDocumentBlock): OpenAIContentPart {
   if (source.type === 'text') return { type: 'text', text: source.data };
   if (source.type === 'url') return { type: 'text', text: source.url };
   return { type: 'file', file: { filename: block.title ?? 'document.pdf', file_data: toDataUrl(source.media_type, source.data) } };
-}
-
-/** A failed tool run keeps its failure visible to the model, which OpenAI has no flag for. */
-function splitToolResult(block: AnthropicToolResultBlock): { text: string; media: OpenAIContentPart[] } {
-  const media: OpenAIContentPart[] = [];
-  let text: string;
-  if (block.content === undefined) text = '';
-  else if (typeof block.content === 'string') text = block.content;
-  else {
-    const texts: string[] = [];
-    for (const item of block.content) {
-      if (item.type === 'text') texts.push(item.text);
-      else if (item.type === 'image') media.push(imagePart(item));
-      else media.push(documentPart(item));
-    }
-    text = texts.join('\n');
-  }
-  return { text: block.is_error ? `Error: ${text}` : text, media };
 }
 
 function mapAssistant(message: AnthropicMessage): OpenAIMessage {

@@ -34,3 +34,41 @@ describe('parseOriginOverrides', () => {
     expect(isOrigin('chatgpt.com')).toBe(false);
   });
 });
+
+describe('overrideOrigin: only the exact origin (sign-in hosts)', () => {
+  const overrides = { 'https://auth.openai.com': 'http://127.0.0.1:5001', 'https://api.github.com/': 'http://127.0.0.1:5002/ignored-path', 'not a url': 'http://x' };
+  it.each([
+    ['https://auth.openai.com/oauth/token', 'http://127.0.0.1:5001/oauth/token'],
+    ['https://auth.openai.com/oauth/authorize?state=a&code_challenge=b', 'http://127.0.0.1:5001/oauth/authorize?state=a&code_challenge=b'],
+    ['https://api.github.com/copilot_internal/v2/token', 'http://127.0.0.1:5002/copilot_internal/v2/token'],
+    // Only the exact origin: another host, scheme or port is left alone.
+    ['https://auth.openai.com.evil.test/oauth/token', 'https://auth.openai.com.evil.test/oauth/token'],
+    ['http://auth.openai.com/oauth/token', 'http://auth.openai.com/oauth/token'],
+    ['https://auth.openai.com:8443/x', 'https://auth.openai.com:8443/x'],
+    ['https://github.com/login/device/code', 'https://github.com/login/device/code'],
+    ['no url at all', 'no url at all'],
+  ])('%s → %s', (from, to) => {
+    expect(overrideOrigin(from, overrides)).toBe(to);
+  });
+});
+
+describe('overrideOrigin: keys as written by hand (provider hosts)', () => {
+  const overrides = { 'https://api.groq.com': 'http://127.0.0.1:5001', 'HTTPS://API.X.AI/': 'http://127.0.0.1:5002/ignored-path' };
+
+  it.each([
+    ['https://api.groq.com/openai/v1/models', 'http://127.0.0.1:5001/openai/v1/models'],
+    ['https://api.groq.com/openai/v1/models?limit=5', 'http://127.0.0.1:5001/openai/v1/models?limit=5'],
+    ['https://api.x.ai/v1/chat/completions', 'http://127.0.0.1:5002/v1/chat/completions'],
+    // another origin, another scheme or port: unchanged
+    ['https://api.openai.com/v1/models', 'https://api.openai.com/v1/models'],
+    ['http://api.groq.com/openai/v1/models', 'http://api.groq.com/openai/v1/models'],
+    ['https://api.groq.com:8443/x', 'https://api.groq.com:8443/x'],
+    ['not a url', 'not a url'],
+  ])('%s → %s', (from, to) => {
+    expect(overrideOrigin(from, overrides)).toBe(to);
+  });
+
+  it('leaves every URL alone without overrides', () => {
+    expect(overrideOrigin('https://api.groq.com/x', undefined)).toBe('https://api.groq.com/x');
+  });
+});

@@ -6,9 +6,9 @@ import type {
   AnthropicRequest,
   AnthropicTool,
   AnthropicToolChoice,
-  AnthropicToolResultBlock,
 } from '../anthropic-types.js';
 import { toDataUrl } from '../media.js';
+import { splitToolResult } from '../tool-result.js';
 import { reasoningEffortFor } from '../request-anthropic-to-openai.js';
 import type { ResponsesFunctionTool, ResponsesInputContent, ResponsesInputItem, ResponsesRequest, ResponsesToolChoice, ResponsesWebSearchTool } from './responses-types.js';
 import { shortenCallId, ToolNames } from './tool-names.js';
@@ -107,7 +107,7 @@ function mapUser(blocks: AnthropicContentBlock[]): ResponsesInputItem[] {
   const content: ResponsesInputContent[] = [];
   for (const block of blocks) {
     if (block.type === 'tool_result') {
-      const { text, media } = splitToolResult(block);
+      const { text, media } = splitToolResult(block, mediaContent);
       outputs.push({ type: 'function_call_output', call_id: shortenCallId(block.tool_use_id), output: text });
       content.push(...media);
     } else if (block.type === 'text') content.push({ type: 'input_text', text: block.text });
@@ -150,21 +150,8 @@ function reasoningItem(thinking: string, signature: string | undefined): Respons
   return { type: 'reasoning', summary: thinking.length > 0 ? [{ type: 'summary_text', text: thinking }] : [], encrypted_content: signature };
 }
 
-/** A failed tool run keeps its failure visible to the model; the Responses API has no flag for it. */
-function splitToolResult(block: AnthropicToolResultBlock): { text: string; media: ResponsesInputContent[] } {
-  const media: ResponsesInputContent[] = [];
-  let text = '';
-  if (typeof block.content === 'string') text = block.content;
-  else if (block.content) {
-    const texts: string[] = [];
-    for (const item of block.content) {
-      if (item.type === 'text') texts.push(item.text);
-      else if (item.type === 'image') media.push(imageContent(item));
-      else media.push(documentContent(item));
-    }
-    text = texts.join('\n');
-  }
-  return { text: block.is_error ? `Error: ${text}` : text, media };
+function mediaContent(block: AnthropicImageBlock | AnthropicDocumentBlock): ResponsesInputContent {
+  return block.type === 'image' ? imageContent(block) : documentContent(block);
 }
 
 function imageContent(block: AnthropicImageBlock): ResponsesInputContent {
