@@ -196,15 +196,11 @@ export function newProgress(): ScanProgress {
 type ReadResult = PoolResult & { usedWorkers: boolean };
 type Progressed = (files: number, bytes: number) => void;
 
-/** Longest stretch of in-thread reading between turns of the event loop. */
-const INLINE_SLICE_MS = 8;
-
 /** Small reads stay in this thread, yielding between files so requests keep flowing. */
 async function readInline(tasks: readonly SizedTask[], pricing: Pricing, done: Progressed, signal?: AbortSignal): Promise<ReadResult> {
   const scratch = newScratch();
   const out: ReadResult = { reads: [], missing: [], failed: [], usedWorkers: false };
   const delayMs = testScanDelayMs();
-  let lastYield = performance.now();
   for (const task of tasks) {
     signal?.throwIfAborted();
     const one = readAll([task], pricing, scratch);
@@ -213,11 +209,7 @@ async function readInline(tasks: readonly SizedTask[], pricing: Pricing, done: P
     out.failed.push(...one.failed);
     done(1, task.bytes);
     if (delayMs > 0) await sleep(delayMs);
-    else if (performance.now() - lastYield >= INLINE_SLICE_MS) {
-      // A turn of the loop per slice, not per file: thousands of small agent files cost a turn each.
-      await yieldToLoop();
-      lastYield = performance.now();
-    }
+    else await yieldToLoop();
   }
   return out;
 }
