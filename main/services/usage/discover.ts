@@ -91,7 +91,8 @@ class Walk {
         const target = statOrNull(full);
         if (target?.isDirectory()) await this.dir(full, target, false);
         else if (target?.isFile()) this.file(full, target);
-      } else if (entry.isFile()) {
+      } else if (entry.isFile() && this.accept(full)) {
+        // Only files the agent reads are stat'ed (opencode's storage holds many it does not).
         const target = statOrNull(full);
         if (target) this.file(full, target);
       }
