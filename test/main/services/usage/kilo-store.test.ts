@@ -35,6 +35,14 @@ function isLocked(): boolean {
   }
 }
 
+function rowCount(): number {
+  try {
+    return Number(execFileSync('sqlite3', ['-readonly', db, 'SELECT count(*) FROM message;'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim());
+  } catch {
+    return -1; // locked for a moment: not yet
+  }
+}
+
 /** Resolves when `check` holds: a condition, not a guessed sleep. */
 async function until(check: () => Promise<boolean>): Promise<void> {
   for (let i = 0; i < 500; i++) {
@@ -77,7 +85,11 @@ describe('kilo.db', () => {
     // The agent keeps the store open: new rows sit in kilo.db-wal, kilo.db itself unchanged,
     // and an open write transaction holds the lock while we read.
     writer = spawn('sqlite3', [db]);
-    writer.stdin.write(`PRAGMA wal_autocheckpoint=0;\n${insert('m2', 2000)}BEGIN IMMEDIATE;\n${insert('m3', 30000)}`);
+    writer.stdin.write(`PRAGMA wal_autocheckpoint=0;\n${insert('m2', 2000)}`);
+    // m2 is committed (into the WAL) before the transaction that holds the lock begins: waiting on
+    // the lock alone could catch m2's own brief commit lock on a busy machine and read before it.
+    await until(async () => rowCount() === 3);
+    writer.stdin.write(`BEGIN IMMEDIATE;\n${insert('m3', 30000)}`);
     // The lock is held once another writer is refused (sqlite3's shell buffers its output to a pipe).
     await until(async () => isLocked());
     await fs.access(`${db}-wal`);
