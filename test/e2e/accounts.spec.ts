@@ -61,6 +61,18 @@ test('signed out → codex sign-in in the browser → the account appears with i
   await expect(row).toContainText('paused');
   await row.getByRole('button', { name: 'Resume' }).click();
   await expect(row).toContainText('active');
+
+  // One step (issue 29.4): the codex profile made at sign-in goes into Claude Code's settings and
+  // the stopped proxy it routes through is started.
+  await row.getByRole('button', { name: 'Use with Claude Code' }).click();
+  await expect(row).toContainText('Claude Code now uses the codex profile through the proxy on port');
+  await expect(row).toContainText('(started now)');
+  const status = (await (await fetch(`${app.url}/api/proxy/proxy-status`)).json()) as { running: boolean };
+  expect(status.running).toBe(true);
+  const claudeSettings = JSON.parse(await fs.readFile(path.join(app.agentDir, 'settings.json'), 'utf8')) as { env: Record<string, string> };
+  expect(claudeSettings.env.ANTHROPIC_MODEL).toBe('gpt-5.4');
+  expect(claudeSettings.env.ANTHROPIC_BASE_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+/);
+  await fetch(`${app.url}/api/proxy/proxy-stop`, { method: 'POST' });
   expect(watch.errors).toEqual([]);
   expect(watch.failures).toEqual([]);
 });

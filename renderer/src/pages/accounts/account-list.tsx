@@ -1,6 +1,6 @@
 import { api } from '../../api.js';
 import type { Account, Quota } from '../../api-types.js';
-import { Empty, ErrorNotice } from '../../components/notice.js';
+import { Empty, ErrorNotice, Notice } from '../../components/notice.js';
 import { StatusBadge, type StatusKind } from '../../components/status-badge.js';
 import { errorText, formatDuration, formatTime } from '../../lib/format.js';
 import { useNow } from '../../lib/live.js';
@@ -33,7 +33,14 @@ function AccountRow(props: { account: Account; onChange: () => void }) {
   const now = useNow(30_000);
   const cooling = a.coolingUntil !== undefined && a.coolingUntil > now && a.status === 'active';
   const [kind, label] = cooling ? (['warn', 'resting'] as [StatusKind, string]) : STATUS[a.status];
-  const act = useAction(async (action: 'pause' | 'resume' | 'refresh' | 'remove') => {
+  const act = useAction(async (action: 'pause' | 'resume' | 'refresh' | 'remove' | 'use') => {
+    if (action === 'use') {
+      // One step (issue 29.4): the account's profile goes into Claude Code's settings, and the
+      // proxy it routes through is started when it is stopped.
+      await api.applyClaudeCode(a.provider);
+      const started = await api.proxyStart();
+      return `Claude Code now uses the ${a.provider} profile through the proxy on port ${started.port}${started.started ? ' (started now)' : ''}.`;
+    }
     if (action === 'remove') {
       if (!window.confirm(`Remove the ${a.provider} account ${a.label}? Its file is kept in backups/auth/.`)) return undefined;
       await api.removeAccount(a.provider, a.accountId);
@@ -63,6 +70,11 @@ function AccountRow(props: { account: Account; onChange: () => void }) {
       ) : null}
       {a.status !== 'paused' ? <QuotaBars provider={a.provider} accountId={a.accountId} /> : null}
       <ErrorNotice error={act.error} context={`${a.provider} ${a.accountId}`} onDismiss={act.clear} />
+      {act.result && act.result.startsWith('Claude Code') ? (
+        <Notice tone="success" onDismiss={act.clear}>
+          {act.result}
+        </Notice>
+      ) : null}
       <div class="actions">
         {a.status === 'paused' ? (
           <button type="button" class="btn btn-small" disabled={act.busy} onClick={() => void act.run('resume')}>Resume</button>
@@ -70,7 +82,9 @@ function AccountRow(props: { account: Account; onChange: () => void }) {
           <button type="button" class="btn btn-small" disabled={act.busy} onClick={() => void act.run('pause')}>Pause</button>
         )}
         <button type="button" class="btn btn-small" disabled={act.busy} onClick={() => void act.run('refresh')}>Refresh</button>
-        <a class="btn btn-small btn-quiet" href={`#/profiles/${encodeURIComponent(a.provider)}`}>Use with Claude Code</a>
+        <button type="button" class="btn btn-small" disabled={act.busy} onClick={() => void act.run('use')} title={`Apply the ${a.provider} profile to Claude Code and start the proxy`}>
+          Use with Claude Code
+        </button>
         <button type="button" class="btn btn-small btn-danger" disabled={act.busy} onClick={() => void act.run('remove')}>Remove</button>
         <AccountPriority key={a.priority} account={a} onChange={props.onChange} />
       </div>
