@@ -17,15 +17,7 @@ export class UpstreamExistsError extends Error {}
  * result through the proxy config file's validated, atomic path.
  */
 export function withUpstream(text: string, upstream: UpstreamEntry): string {
-  const doc = YAML.parseDocument(text);
-  if (doc.errors.length > 0) throw new Error(`proxy/config.yaml is not valid YAML: ${doc.errors[0]!.message.split('\n')[0]}`);
-  if (doc.contents !== null && !isMap(doc.contents)) throw new Error('proxy/config.yaml: the top level must be a mapping');
-  let list = doc.get('upstreams', true);
-  if (!isSeq(list)) {
-    list = new YAMLSeq();
-    doc.set('upstreams', list);
-  }
-  const seq = list as YAMLSeq;
+  const { doc, seq } = upstreamsOf(text);
   const taken = seq.items.some((item) => isMap(item) && item.get('name') === upstream.name);
   if (taken) throw new UpstreamExistsError(`proxy/config.yaml already has an upstream named ${upstream.name}`);
   const node = doc.createNode(upstream);
@@ -59,15 +51,7 @@ export function withUpstreamList(text: string, rows: UpstreamFormRow[]): string 
   const names = rows.map((r) => r.name);
   const dup = names.find((n, i) => names.indexOf(n) !== i);
   if (dup !== undefined) throw new UpstreamFormError(`two upstreams are named ${dup}`);
-  const doc = YAML.parseDocument(text);
-  if (doc.errors.length > 0) throw new Error(`proxy/config.yaml is not valid YAML: ${doc.errors[0]!.message.split('\n')[0]}`);
-  if (doc.contents !== null && !isMap(doc.contents)) throw new Error('proxy/config.yaml: the top level must be a mapping');
-  let list = doc.get('upstreams', true);
-  if (!isSeq(list)) {
-    list = new YAMLSeq();
-    doc.set('upstreams', list);
-  }
-  const seq = list as YAMLSeq;
+  const { doc, seq } = upstreamsOf(text);
   const byName = new Map<string, YAMLMap>();
   for (const item of seq.items) if (isMap(item) && typeof item.get('name') === 'string') byName.set(item.get('name') as string, item);
   seq.items = rows.map((row) => {
@@ -87,4 +71,17 @@ export function withUpstreamList(text: string, rows: UpstreamFormRow[]): string 
     return target;
   });
   return doc.toString();
+}
+
+/** The document and its `upstreams` list (made when absent); a file that is not a YAML mapping is refused. */
+function upstreamsOf(text: string): { doc: YAML.Document.Parsed; seq: YAMLSeq } {
+  const doc = YAML.parseDocument(text);
+  if (doc.errors.length > 0) throw new Error(`proxy/config.yaml is not valid YAML: ${doc.errors[0]!.message.split('\n')[0]}`);
+  if (doc.contents !== null && !isMap(doc.contents)) throw new Error('proxy/config.yaml: the top level must be a mapping');
+  let list = doc.get('upstreams', true);
+  if (!isSeq(list)) {
+    list = new YAMLSeq();
+    doc.set('upstreams', list);
+  }
+  return { doc, seq: list as YAMLSeq };
 }
