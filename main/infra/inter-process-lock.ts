@@ -49,8 +49,20 @@ let exitHookSet = false;
  * stale one) and resolves with its release. Not re-entrant: callers serialise within the process
  * first (file-lock.ts does).
  */
-export async function acquireInterProcessLock(file: string, waitMs = LOCK_WAIT_MS): Promise<() => Promise<void>> {
-  const lock = lockPathOf(file);
+export interface InterProcessLockOptions {
+  /** How long to wait for a live holder (default LOCK_WAIT_MS). */
+  waitMs?: number;
+  /** A lock older than this is stale whoever holds it (default LOCK_STALE_MS). */
+  staleMs?: number;
+  /** The lock file (default `lockPathOf(file)`): another kind of lock on the same file. */
+  lockPath?: string;
+}
+
+export async function acquireInterProcessLock(file: string, options: number | InterProcessLockOptions = {}): Promise<() => Promise<void>> {
+  const opts = typeof options === 'number' ? { waitMs: options } : options;
+  const waitMs = opts.waitMs ?? LOCK_WAIT_MS;
+  const staleMs = opts.staleMs ?? LOCK_STALE_MS;
+  const lock = opts.lockPath ?? lockPathOf(file);
   await fs.mkdir(path.dirname(lock), { recursive: true, mode: 0o700 });
   const mine: LockRecord = { pid: process.pid, host: os.hostname(), at: Date.now(), token: randomBytes(8).toString('hex') };
   const deadline = Date.now() + waitMs;
@@ -66,7 +78,7 @@ export async function acquireInterProcessLock(file: string, waitMs = LOCK_WAIT_M
       throw err;
     }
     if (created) break;
-    if (await removeIfStale(lock)) continue;
+    if (await removeIfStale(lock, staleMs)) continue;
     if (Date.now() > deadline) throw new FileLockBusyError(file, describeHolder(await readRecord(lock)));
     // Short and jittered: a holder keeps the lock for a read and a rename (milliseconds).
     await sleep(Math.min(50, 2 + attempt * 2) + Math.random() * 5);
@@ -107,15 +119,15 @@ async function createExclusive(lock: string, record: LockRecord): Promise<boolea
 
 /**
  * Removes the lock when its holder is gone (same host, pid not running) or it is older than
- * LOCK_STALE_MS. The lock is first renamed aside and kept only if it is still the file that was
+ * `staleMs`. The lock is first renamed aside and kept only if it is still the file that was
  * judged (same inode): two processes taking over the same stale lock never remove the fresh one
  * a third took meanwhile; if that happened, the fresh one is linked back.
  */
-async function removeIfStale(lock: string): Promise<boolean> {
+async function removeIfStale(lock: string, staleMs: number): Promise<boolean> {
   const st = await fs.lstat(lock).catch(() => null);
   if (!st) return true; // released meanwhile: try again at once
   const record = await readRecord(lock);
-  if (!isStale(record, st.mtimeMs)) return false;
+  if (!isStale(record, st.mtimeMs, staleMs)) return false;
   const aside = `${lock}.stale.${process.pid}.${randomBytes(4).toString('hex')}`;
   try {
     await fs.rename(lock, aside);
@@ -130,9 +142,9 @@ async function removeIfStale(lock: string): Promise<boolean> {
   return true;
 }
 
-function isStale(record: LockRecord | null, mtimeMs: number): boolean {
+function isStale(record: LockRecord | null, mtimeMs: number, staleMs: number): boolean {
   const at = record?.at ?? mtimeMs; // unreadable (being written, or not ours): its age decides
-  if (Date.now() - at > LOCK_STALE_MS) return true;
+  if (Date.now() - at > staleMs) return true;
   return record !== null && record.host === os.hostname() && !isProcessAlive(record.pid);
 }
 
