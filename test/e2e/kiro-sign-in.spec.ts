@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { OFFLINE_CONFIG_YAML } from '../helpers/offline-config.js';
 import { expectAccessible, freePort, watchPage } from './fixtures.js';
 import { serve, type Served } from './serve.js';
 
@@ -13,8 +14,6 @@ test.use({ actionTimeout: 10_000 });
 
 let app: Served;
 const SHOTS = 'docs/screenshots';
-// The Accounts page asks for the new kiro account's quota: AWS goes to a closed local port, never out.
-const NO_AWS = 'network:\n  origin_overrides:\n    https://codewhisperer.us-east-1.amazonaws.com: http://127.0.0.1:9\n';
 
 test.beforeAll(async () => {
   const proxyPort = await freePort();
@@ -24,7 +23,8 @@ test.beforeAll(async () => {
     const exe = path.join(bin, 'cli-proxy-api-plus');
     await fs.writeFile(exe, `#!/bin/sh\nexec "${process.execPath}" "${path.resolve('test/fixtures/fake-cliproxy.mjs')}" "$@"\n`, { mode: 0o755 });
     await fs.writeFile(path.join(bin, 'version.json'), JSON.stringify({ backend: 'plus', version: '6.9.45-0', path: exe }));
-    await fs.writeFile(path.join(home, 'config.yaml'), `proxy:\n  update_feed_url: http://127.0.0.1:9/releases/latest\ncursor:\n  upstream_url: http://127.0.0.1:9\n${NO_AWS}`, { mode: 0o600 });
+    // The Accounts page asks for the new kiro account's quota: every quota host is a closed local port.
+    await fs.writeFile(path.join(home, 'config.yaml'), OFFLINE_CONFIG_YAML, { mode: 0o600 });
     await fs.writeFile(path.join(home, 'proxy', 'config.yaml'), `server:\n  port: ${proxyPort}\n  host: 127.0.0.1\n`);
   });
   await fs.mkdir(SHOTS, { recursive: true });
