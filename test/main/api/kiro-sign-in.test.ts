@@ -135,6 +135,14 @@ describe('kiro sign-in through the managed CLIProxyAPI', () => {
     expect((await app.json('DELETE', `/api/accounts/sign-in/${again.body.signInId}`)).body.status).toBe('cancelled');
   });
 
+  it("the binary's management guard: no key or a wrong one is refused, every answer names the version", async () => {
+    const base = `http://127.0.0.1:${await binaryPort()}/v0/management/auth-files`;
+    const none = await fetch(base);
+    expect([none.status, await none.json(), none.headers.get('x-cpa-version')]).toEqual([401, { error: 'missing management key' }, '6.9.8-0-plus']);
+    const wrong = await fetch(base, { headers: { 'x-management-key': 'guess' } });
+    expect([wrong.status, await wrong.json()]).toEqual([401, { error: 'invalid management key' }]);
+  });
+
   it('IAM Identity Center: passes method=idc, start_url and region; cancel ends the binary session', async () => {
     const start = await app.json('POST', '/api/accounts/kiro/sign-in', { method: 'idc', startUrl: 'https://my-org.awsapps.com/start/', region: 'eu-west-1' });
     expect(start.status).toBe(200);
