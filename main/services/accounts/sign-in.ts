@@ -108,8 +108,10 @@ export class SignIns {
 
   cancel(id: string): SignInState {
     const session = this.session(id);
-    if (session.state.status === 'waiting') void session.cancelRemote?.();
-    if (session.state.status === 'waiting') this.finish(session, { status: 'cancelled', error: 'Sign-in cancelled' });
+    if (session.state.status === 'waiting') {
+      void session.cancelRemote?.();
+      this.finish(session, { status: 'cancelled', error: 'Sign-in cancelled' });
+    }
     return session.state;
   }
 
@@ -188,7 +190,7 @@ export class SignIns {
     return session.start;
   }
 
-  /** `floorMs`: the slowest allowed interval (GitHub's 5 s unless a test lowered it). */
+  /** `floorMs`: the shortest interval allowed (GitHub's 5 s unless a test lowered it; Kiro's own 500 ms). */
   private poll(session: Session, intervalMs: number, step: () => Promise<PollStep>, floorMs = this.floor()): void {
     pollDevice(
       {
