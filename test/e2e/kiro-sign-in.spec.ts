@@ -73,6 +73,7 @@ test('IAM Identity Center: start URL and region, then the code; a binary error i
   await card.getByLabel('Start URL').fill('https://my-org.awsapps.com/start');
   await card.getByLabel('Region').fill('eu-west-1');
   await card.screenshot({ path: `${SHOTS}/kiro-idc-form.png` });
+  await expectAccessible(page, 'accounts (kiro IAM Identity Center form)');
   await card.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByTestId('device-code')).toHaveText(/^FAKE-/);
   await expect(page.getByRole('link', { name: 'Open sign-in page' })).toHaveAttribute('href', /^https:\/\/my-org\.awsapps\.com\/start\/#\/device/);
