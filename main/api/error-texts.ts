@@ -82,6 +82,7 @@ export const E = {
   providerFailed: 'Provider request failed',
   refreshBusy: 'Refresh in progress',
   invalidPriority: 'Invalid priority',
+  invalidSignInOptions: 'Invalid sign-in options',
   // API providers (decisions §4.2)
   providerNotFound: 'Provider not found',
   apiKeyRequired: 'API key required',

@@ -8,7 +8,8 @@ import { CliError } from './args.js';
 import { processIo, type CliIo } from './io.js';
 import { openInBrowser } from './open-url.js';
 
-export const LOGIN_USAGE = `Usage: switchboard login <codex|ghcp|agy> [--device | --no-browser] [--acknowledge]
+export const LOGIN_USAGE = `Usage: switchboard login <codex|ghcp|agy|kiro> [--device | --no-browser] [--acknowledge]
+       switchboard login kiro [--idc --start-url <url> [--region <aws-region>]]
 
 Signs in a subscription account and saves it in {config_dir}/proxy/auth/ (the first account of a
 provider also creates the profile of that name, routed through the proxy).
@@ -16,12 +17,35 @@ provider also creates the profile of that name, routed through the proxy).
   codex            ChatGPT: opens the browser; the sign-in returns to 127.0.0.1:1455
   ghcp             GitHub Copilot: prints a code to type at github.com/login/device
   agy              Antigravity: asks first to acknowledge the ban risk (y/N), once
+  kiro             Kiro: AWS Builder ID, prints a code to type at AWS; runs through the managed
+                   CLIProxyAPI (install it first: switchboard cliproxy install --backend plus)
 Options:
   --acknowledge    agy: accept the ban risk without the question
   --device         codex: sign in with a code instead of the browser callback
   --no-browser     print the address instead of opening it; on another machine, paste the
                    address the browser ends up on (http://localhost:1455/auth/callback?...) here
+  --idc            kiro: IAM Identity Center instead of Builder ID
+  --start-url <u>  kiro --idc: your organisation's start address (https://….awsapps.com/start)
+  --region <r>     kiro --idc: the Identity Center's AWS region (default us-east-1)
 `;
+
+/** `--start-url` and `--region` take a value (`--x v` or `--x=v`); the rest are switches. */
+function parseLoginArgs(argv: string[]): { flags: Set<string>; values: Map<string, string>; positional: string[] } {
+  const flags = new Set<string>();
+  const values = new Map<string, string>();
+  const positional: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    const [name, inline] = arg.split(/=(.*)/s, 2) as [string, string | undefined];
+    if (name === '--start-url' || name === '--region') {
+      const value = inline ?? argv[++i];
+      if (value === undefined || value.startsWith('--')) throw new CliError(`option '${name}' needs a value`);
+      values.set(name, value);
+    } else if (arg.startsWith('-')) flags.add(arg);
+    else positional.push(arg);
+  }
+  return { flags, values, positional };
+}
 
 export interface LoginDeps {
   io?: CliIo;
@@ -33,18 +57,25 @@ export interface LoginDeps {
 /** `switchboard login`: 0 signed in, 1 the sign-in failed or expired, 2 a usage error. */
 export async function runLogin(argv: string[], env: NodeJS.ProcessEnv = process.env, deps: LoginDeps = {}): Promise<number> {
   const io = deps.io ?? processIo;
-  const flags = new Set(argv.filter((a) => a.startsWith('-')));
-  const [provider, ...extra] = argv.filter((a) => !a.startsWith('-'));
-  for (const f of flags) if (f !== '--device' && f !== '--no-browser' && f !== '--acknowledge') throw new CliError(`unknown option '${f}' for 'login'`);
+  const { flags, values, positional } = parseLoginArgs(argv);
+  const [provider, ...extra] = positional;
+  for (const f of flags) if (f !== '--device' && f !== '--no-browser' && f !== '--acknowledge' && f !== '--idc') throw new CliError(`unknown option '${f}' for 'login'`);
   if (!provider) throw new CliError(`missing provider\n\n${LOGIN_USAGE}`);
   if (extra.length > 0) throw new CliError(`unexpected argument '${extra[0]}' for 'login'`);
   if (flags.has('--device') && flags.has('--no-browser')) throw new CliError('choose one of --device and --no-browser');
+  const idc = flags.has('--idc');
+  if ((idc || values.size > 0) && provider !== 'kiro') throw new CliError('--idc, --start-url and --region are for kiro');
+  if (values.size > 0 && !idc) throw new CliError('--start-url and --region go with --idc');
+  if (idc && !values.has('--start-url')) throw new CliError('kiro --idc needs --start-url <your organisation\'s https start address>');
   const { ctx, services } = await accountServices(env);
   const accounts = services.providerAccounts;
+  // Kiro signs in through the managed binary; one this command started is stopped again at the end.
+  const binaryWasRunning = provider === 'kiro' ? await services.cliproxy.isRunning() : true;
   try {
-    const method = flags.has('--device') || provider === 'ghcp' ? 'device' : 'browser';
+    const method = idc ? 'idc' : flags.has('--device') || provider === 'ghcp' || provider === 'kiro' ? 'device' : 'browser';
     const input = deps.input ?? process.stdin;
-    const start = await accounts.signIn(provider, method, flags.has('--acknowledge')).catch(async (err: unknown) => {
+    const kiroOptions = idc ? { startUrl: values.get('--start-url'), region: values.get('--region') } : {};
+    const start = await accounts.signIn(provider, method, flags.has('--acknowledge'), kiroOptions).catch(async (err: unknown) => {
       if (!(err instanceof AccountsError) || err.code !== 'acknowledgement-required') return rethrow(err);
       io.out(`${err.detail ?? err.message}\nContinue? [y/N] `);
       const answer = await readLine(input);
@@ -68,6 +99,7 @@ export async function runLogin(argv: string[], env: NodeJS.ProcessEnv = process.
     throw err;
   } finally {
     await accounts.stop();
+    if (!binaryWasRunning) await services.cliproxy.stop().catch(() => undefined);
   }
 }
 

@@ -69,6 +69,7 @@ export async function createServices(ctx: ServiceContext, prebuilt: { usage?: Us
   });
   const usage = prebuilt.usage ?? new UsageService(ctx);
   const running = proxy;
+  const cliproxy = new CliproxyService(ctx);
   return {
     ctx,
     shared: new SharedService({ sharedDir: ctx.paths.sharedDir, agentDir: ctx.paths.agentDir }),
@@ -81,13 +82,14 @@ export async function createServices(ctx: ServiceContext, prebuilt: { usage?: Us
     providerAccounts: new ProviderAccountsService(ctx, {
       onFirstAccount: async (provider) => void (await createAccountProfile(provider, { settings: settingsServices.settings, profiles: area.profiles })),
       engine: () => running.control.managementEndpoint(),
+      cliproxy,
     }),
     usage,
     proxy,
     profiles: area.profiles,
     claudeCode: area.claudeCode,
     providers: new ProvidersService(ctx, { store, profiles: area.profiles, proxy, apiKey: async () => (await tokens.effective()).apiKey }),
-    cliproxy: new CliproxyService(ctx),
+    cliproxy,
     modelSuggestions: () =>
       modelSuggestions({
         proxy: async () => (running.isRunning() ? (await running.models()).models.map((m) => m.id) : []),

@@ -208,7 +208,8 @@ export type AccountAnswer = Body<typeof accountResponse>;
 export type AccountRemoved = Body<typeof accountRemoveResponse>;
 export type SignInStart = Body<typeof signInStartResponse>;
 export type SignInState = Body<typeof signInStateResponse>;
-export type SignInMethod = 'browser' | 'device' | 'paste';
+/** `idc`: Kiro's IAM Identity Center (with startUrl and region). */
+export type SignInMethod = 'browser' | 'device' | 'paste' | 'idc';
 /** API providers from the catalogue (decisions §4.2, issue 30). */
 export type ProviderCatalog = Body<typeof catalogResponse>;
 export type CatalogProvider = ProviderCatalog['providers'][number];

@@ -24,7 +24,13 @@ export const accountsListResponse = z.object({ accounts: z.array(accountView) })
 export const accountResponse = z.object({ account: accountView });
 export const accountRemoveResponse = z.object({ removed: z.literal(true), account: accountView, backupPath: z.string() });
 
-export const signInBody = z.object({ method: z.enum(['browser', 'device', 'paste']).optional(), acknowledge: z.boolean().optional() });
+/** `idc`, `startUrl`, `region`: Kiro's IAM Identity Center (the service checks them). */
+export const signInBody = z.object({
+  method: z.enum(['browser', 'device', 'paste', 'idc']).optional(),
+  acknowledge: z.boolean().optional(),
+  startUrl: z.string().max(2048).optional(),
+  region: z.string().max(64).optional(),
+});
 export const signInError = E.invalidSignInMethod;
 export const signInStartResponse = z.object({ signInId: z.string(), url: z.string(), userCode: z.string().optional(), expiresAt: z.int() });
 export const signInStateResponse = z.object({

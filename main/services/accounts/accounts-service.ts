@@ -7,6 +7,8 @@ import { Acknowledgements, ACKNOWLEDGE_RISK } from './acknowledgements.js';
 import { accountIdOf, NOTE_KEY, viewOf, type AccountView } from './account-view.js';
 import { engineCooling, withCooling, type EngineEndpoint } from './engine-cooling.js';
 import { AuthStore, type AuthRecord } from './auth-store.js';
+import { BinaryAccounts, type CliproxyAccess } from './binary-accounts.js';
+import { checkKiroOptions, type KiroBinary } from './kiro/kiro-binary-sign-in.js';
 import { AccountsError } from './errors.js';
 import { importAccount } from './importer.js';
 import { createOutbound, type Outbound } from './outbound.js';
@@ -24,6 +26,8 @@ export interface ProviderAccountsOptions {
   refreshCheckMs?: number;
   /** The running engine's management endpoint, to show which accounts it rests (quota exhausted until …). */
   engine?: EngineEndpoint;
+  /** The managed CLIProxyAPI: Kiro signs in through it, and agy/kiro/gemini actions go through it while it runs. */
+  cliproxy?: CliproxyAccess;
 }
 
 /**
@@ -60,6 +64,7 @@ export class ProviderAccountsService {
       pollFloorMs: options.pollFloorMs,
     });
     this.http = http;
+    this.binary = new BinaryAccounts(options.cliproxy);
     this.acknowledgements = new Acknowledgements(ctx.paths.configDir);
     this.on401 = new RefreshOn401({ events: ctx.events, store: this.store, refresh: (file) => this.refresher.refresh(file), clock: ctx.clock, logger: ctx.logger });
   }
@@ -68,6 +73,7 @@ export class ProviderAccountsService {
   readonly on401: RefreshOn401;
 
   private readonly http: Outbound;
+  private readonly binary: BinaryAccounts;
   private readonly acknowledgements: Acknowledgements;
 
   /** Starts the refresh check (every minute unless told otherwise); the timer never keeps the process alive. */
@@ -103,7 +109,7 @@ export class ProviderAccountsService {
     return { accounts: withCooling(accounts, cooling, now) };
   }
 
-  async signIn(provider: string, method: SignInMethod | undefined, acknowledge = false): Promise<SignInStart> {
+  async signIn(provider: string, method: SignInMethod | 'idc' | undefined, acknowledge = false, idc: { startUrl?: string; region?: string } = {}): Promise<SignInStart> {
     const p = this.provider(provider);
     const info = PROVIDERS[p];
     const risk = ACKNOWLEDGE_RISK[p];
@@ -112,7 +118,22 @@ export class ProviderAccountsService {
       await this.acknowledgements.accept(p, this.ctx.clock.now());
     }
     if (!info.native) throw new AccountsError('sign-in-unavailable', `${p}: ${info.unavailable}`);
+    if (p === 'kiro') return this.signInKiro(method, idc);
+    if (method === 'idc') throw new AccountsError('invalid-method', `${p}: method "idc" (IAM Identity Center) is Kiro's`);
     return this.signIns.start(p, method ?? (p === 'ghcp' ? 'device' : 'browser'));
+  }
+
+  /** Kiro: AWS Builder ID device code (default) or IAM Identity Center, through the binary's management routes. */
+  private async signInKiro(method: SignInMethod | 'idc' | undefined, idc: { startUrl?: string; region?: string }): Promise<SignInStart> {
+    if (method !== undefined && method !== 'device' && method !== 'idc') throw new AccountsError('invalid-method', 'kiro signs in with method "device" (AWS Builder ID) or "idc" (IAM Identity Center)');
+    const options = checkKiroOptions({ method: method ?? 'device', ...idc });
+    const mgmt = await this.binary.started('kiro');
+    const binary: KiroBinary = {
+      management: async () => mgmt,
+      kiroFiles: async () => new Map((await this.store.list()).filter((s) => s.record.type === 'kiro').map((s) => [s.file, s.mtime])),
+      adopt: (file) => this.adopt('kiro', file),
+    };
+    return this.signIns.startKiro(binary, options);
   }
 
   signInStatus(id: string): SignInState {
@@ -152,7 +173,10 @@ export class ProviderAccountsService {
   async remove(provider: string, accountId: string): Promise<{ removed: true; account: AccountView; backupPath: string }> {
     const file = await this.fileOf(provider, accountId);
     const account = await this.view(file);
-    const backupPath = await this.store.remove(file);
+    const mgmt = await this.binary.whileRunning(account.provider);
+    // The backup comes first either way; the running binary then forgets and deletes the file itself.
+    const backupPath = mgmt ? await this.store.backup(file) : await this.store.remove(file);
+    if (mgmt && !(await this.binary.remove(mgmt, file))) await this.store.discard(file);
     this.refresher.forget(file);
     this.announce('removed', file, undefined, account);
     return { removed: true, account, backupPath };
@@ -161,7 +185,8 @@ export class ProviderAccountsService {
   /** Writes the account's `priority` (its place in the drain order, higher first; 0 removes the field). */
   async setPriority(provider: string, accountId: string, priority: number): Promise<{ account: AccountView }> {
     const file = await this.fileOf(provider, accountId);
-    await this.store.update(file, (r) => {
+    const mgmt = await this.binary.whileRunning(this.provider(provider));
+    if (!mgmt || !(await this.binary.setPriority(mgmt, file, priority))) await this.store.update(file, (r) => {
       const { priority: _was, ...rest } = r;
       return priority === 0 ? rest : { ...rest, priority };
     });
@@ -171,7 +196,8 @@ export class ProviderAccountsService {
 
   private async setDisabled(provider: string, accountId: string, disabled: boolean): Promise<{ account: AccountView }> {
     const file = await this.fileOf(provider, accountId);
-    await this.store.update(file, (r) => {
+    const mgmt = await this.binary.whileRunning(this.provider(provider));
+    if (!mgmt || !(await this.binary.setDisabled(mgmt, file, disabled))) await this.store.update(file, (r) => {
       const { disabled: _was, ...rest } = r;
       return disabled ? { ...rest, disabled: true } : rest;
     });
@@ -186,6 +212,17 @@ export class ProviderAccountsService {
     await this.store.write(file, clean);
     this.refresher.forget(file);
     await this.retireOlderFiles(provider, file, clean);
+    if (first && this.options.onFirstAccount) {
+      await this.options.onFirstAccount(provider).catch((err: unknown) => this.ctx.logger.warn(`could not create the ${provider} profile: ${errorMessage(err)}`));
+    }
+    const account = await this.view(file);
+    this.announce('signed-in', file, undefined, account);
+    return account;
+  }
+
+  /** An account file the binary wrote (Kiro's sign-in): the first-account profile and the event, as `save` does. */
+  private async adopt(provider: AccountProvider, file: string): Promise<AccountView> {
+    const first = (await this.list()).accounts.every((a) => a.provider !== provider || a.file === file);
     if (first && this.options.onFirstAccount) {
       await this.options.onFirstAccount(provider).catch((err: unknown) => this.ctx.logger.warn(`could not create the ${provider} profile: ${errorMessage(err)}`));
     }

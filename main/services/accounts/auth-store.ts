@@ -85,17 +85,35 @@ export class AuthStore {
 
   /** Copies the file into backups/auth/ and removes it; answers the backup's path. */
   async remove(file: string): Promise<string> {
+    return this.backup(file, true);
+  }
+
+  /**
+   * Copies the file into backups/auth/ (answers the backup's path); `unlink` removes it too. A file
+   * the running CLIProxyAPI owns is only copied here: the binary deletes it (binary-accounts.ts).
+   */
+  async backup(file: string, unlink = false): Promise<string> {
     const full = path.join(this.directory, file);
     return lockFile(full, async () => {
       const bytes = await readOwnFile(full, READ_LIMITS.authFile);
       const backup = await writeBackup(bytes, { backupsDir: this.paths.backupsAuthDir, home: this.paths.configDir, base: file.replace(/\.json$/, ''), suffix: '.json', keep: BACKUPS_KEPT });
-      try {
-        await fs.unlink(full);
-      } catch (err) {
-        if (!isNotFound(err)) throw err;
-      }
+      if (unlink) await this.unlinkNow(full);
       return backup;
     });
+  }
+
+  /** Removes the file without a backup (one was taken already). */
+  async discard(file: string): Promise<void> {
+    const full = path.join(this.directory, file);
+    await lockFile(full, () => this.unlinkNow(full));
+  }
+
+  private async unlinkNow(full: string): Promise<void> {
+    try {
+      await fs.unlink(full);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
   }
 
   private async writeNow(file: string, record: AuthRecord): Promise<void> {

@@ -10,6 +10,10 @@ export type AccountsErrorCode =
   /** The provider's risk (acknowledgements.ts) was not accepted yet. */
   | 'acknowledgement-required'
   | 'invalid-method'
+  /** Kiro's IAM Identity Center start URL or region is not usable. */
+  | 'invalid-sign-in-options'
+  /** The provider signs in through the managed CLIProxyAPI, which is not installed. */
+  | 'binary-not-installed'
   | 'sign-in-not-found'
   | 'sign-in-not-waiting'
   | 'invalid-callback'

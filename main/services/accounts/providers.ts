@@ -52,7 +52,15 @@ export const PROVIDERS: Record<AccountProvider, ProviderInfo> = {
   },
   agy: { type: 'antigravity', label: 'Antigravity', native: false, unavailable: LATER, models: [] },
   gemini: { type: 'gemini', label: 'Gemini CLI / Code Assist', native: false, unavailable: GEMINI_RETIRED, models: [] },
-  kiro: { type: 'kiro', label: 'Kiro', native: false, unavailable: `${LATER}; import the Kiro IDE's sign-in instead`, models: [] },
+  // Signs in through the managed CLIProxyAPI's management routes (AWS Builder ID device code or IAM
+  // Identity Center); the binary then owns the file's refresh. The IDE's token file imports natively.
+  kiro: {
+    type: 'kiro',
+    label: 'Kiro',
+    native: true,
+    tiers: ACCOUNT_MODELS.kiro.tiers,
+    models: [...ACCOUNT_MODELS.kiro.models],
+  },
   iflow: { type: 'iflow', label: 'iFlow (discontinued)', native: false, unavailable: 'iFlow shut down on 2026-04-17; existing files are listed, no sign-in', models: [] },
 };
 

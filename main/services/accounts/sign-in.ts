@@ -8,6 +8,7 @@ import { pollDevice, type PollStep } from './device-poll.js';
 import { pollCodexDevice, startCodexDevice } from './codex/codex-device.js';
 import { CODEX, codexAuthorizeUrl, codexRecord, codexRedirectUri, exchangeCodexCode } from './codex/codex-oauth.js';
 import { AccountsError, ProviderRefusal } from './errors.js';
+import { beginKiroSignIn, type KiroBinary, type KiroSignInOptions } from './kiro/kiro-binary-sign-in.js';
 import { fetchCopilotToken, fetchGithubUser, ghcpRecord, GHCP, pollGhcpDevice, startGhcpDevice } from './ghcp/ghcp-auth.js';
 import { overrideOrigin, type OriginOverrides } from '../../infra/origin-overrides.js';
 import type { Outbound } from './outbound.js';
@@ -56,6 +57,8 @@ interface Session {
   busy: boolean;
   listener?: CallbackListener;
   timers: Set<NodeJS.Timeout>;
+  /** Ends the sign-in where it runs (Kiro: the binary's session) when the user cancels. */
+  cancelRemote?: () => Promise<void>;
 }
 
 /** An authorization-code sign-in waits this long for its callback. */
@@ -64,6 +67,9 @@ const CODE_FLOW_MS = 10 * 60_000;
 const MAX_WAITING = 10;
 /** Finished sign-ins stay readable this long. */
 const KEEP_FINISHED_MS = 10 * 60_000;
+/** Kiro: a device code lives 10 minutes; its status is a loopback call to the binary, cheap to ask often. */
+const KIRO_FLOW_MS = 10 * 60_000;
+const KIRO_POLL_MS = 500;
 
 /** The sign-ins in progress (decisions §4.1): start, status, callback (pasted or on the loopback), cancel. */
 export class SignIns {
@@ -102,7 +108,10 @@ export class SignIns {
 
   cancel(id: string): SignInState {
     const session = this.session(id);
-    if (session.state.status === 'waiting') this.finish(session, { status: 'cancelled', error: 'Sign-in cancelled' });
+    if (session.state.status === 'waiting') {
+      void session.cancelRemote?.();
+      this.finish(session, { status: 'cancelled', error: 'Sign-in cancelled' });
+    }
     return session.state;
   }
 
@@ -114,6 +123,17 @@ export class SignIns {
       await session.listener?.close();
     }
     this.sessions.clear();
+  }
+
+  /** Kiro through the managed binary's management routes; the flow itself is kiro/kiro-binary-sign-in.ts. */
+  async startKiro(binary: KiroBinary, options: KiroSignInOptions): Promise<SignInStart> {
+    const waiting = [...this.sessions.values()].filter((x) => x.state.status === 'waiting').length;
+    if (waiting >= MAX_WAITING) throw new AccountsError('too-many-sign-ins', `${waiting} sign-ins are waiting; finish or cancel one first`);
+    const flow = await beginKiroSignIn(binary, options);
+    const session = this.open('kiro', { url: flow.url, userCode: flow.userCode, expiresAt: this.deps.clock.now() + KIRO_FLOW_MS }, KIRO_FLOW_MS);
+    session.cancelRemote = flow.cancel;
+    this.poll(session, KIRO_POLL_MS, flow.step, KIRO_POLL_MS);
+    return session.start;
   }
 
   private async startCodexCode(method: SignInMethod): Promise<SignInStart> {
@@ -170,7 +190,8 @@ export class SignIns {
     return session.start;
   }
 
-  private poll(session: Session, intervalMs: number, step: () => Promise<PollStep>): void {
+  /** `floorMs`: the shortest interval allowed (GitHub's 5 s unless a test lowered it; Kiro's own 500 ms). */
+  private poll(session: Session, intervalMs: number, step: () => Promise<PollStep>, floorMs = this.floor()): void {
     pollDevice(
       {
         waiting: () => session.state.status === 'waiting',
@@ -178,7 +199,7 @@ export class SignIns {
         done: (account) => this.finish(session, { status: 'ok', account }),
         failed: (err) => this.finish(session, { status: 'error', error: messageOf(err) }),
       },
-      Math.max(intervalMs, this.floor()),
+      Math.max(intervalMs, floorMs),
       step,
     );
   }

@@ -3,22 +3,15 @@ import path from 'node:path';
 import YAML from 'yaml';
 import { writeFileAtomic } from '../../infra/atomic-write.js';
 import { isHttpOk } from '../../infra/http-probe.js';
-import { findFreePort } from '../../infra/port-probe.js';
 import { ProcessSupervisor, type SupervisorStatus } from '../../infra/process-supervisor.js';
-import { randomAlphanumeric } from '../../infra/random-text.js';
 import type { ServiceContext } from '../context.js';
+import { CredentialsStore, type CliproxyCredentials } from './cliproxy-credentials.js';
 
 export interface RunnerFiles {
   /** proxy/cliproxy/: generated config, state file, output log. */
   runDir: string;
   /** proxy/auth/: the accounts, shared with the built-in engine. */
   authDir: string;
-}
-
-interface Generated {
-  port: number;
-  apiKey: string;
-  secret: string;
 }
 
 /**
@@ -30,6 +23,7 @@ export class CliproxyRunner {
   private readonly supervisor: ProcessSupervisor;
   private adopted: Promise<boolean> | null = null;
   private readonly configFile: string;
+  private readonly store: CredentialsStore;
 
   constructor(
     ctx: ServiceContext,
@@ -37,13 +31,14 @@ export class CliproxyRunner {
     binary: () => Promise<string | null>,
   ) {
     this.configFile = path.join(files.runDir, 'config.yaml');
+    this.store = new CredentialsStore(files.runDir, this.configFile);
     this.supervisor = new ProcessSupervisor({
       name: 'cliproxy',
-      port: async () => (await this.generated()).port,
+      port: async () => (await this.store.read()).port,
       launch: async () => {
         const exe = await binary();
         if (!exe) throw new Error('CLIProxyAPI is not installed');
-        await this.generated();
+        await this.writeConfig(await this.store.read());
         return { command: exe, args: ['-config', this.configFile], env: { WRITABLE_PATH: files.runDir }, cwd: files.runDir, outputFile: path.join(files.runDir, 'output.log') };
       },
       isHealthy: (port) => isHttpOk(`http://127.0.0.1:${port}/`, 5_000),
@@ -82,30 +77,22 @@ export class CliproxyRunner {
     await this.supervisor.dispose();
   }
 
-  /** Key and secret for the engine's forwarder and the management routes (later work). */
-  async credentials(): Promise<Generated> {
-    return this.generated();
+  /** Port, key and plaintext secret for the engine's forwarder and the management client. */
+  credentials(): Promise<CliproxyCredentials> {
+    return this.store.read();
   }
 
-  /** Reads the generated config, writing it first (free port, fresh key and secret) when missing. */
-  private async generated(): Promise<Generated> {
-    try {
-      const doc = YAML.parse(await fs.readFile(this.configFile, 'utf8')) as Record<string, unknown>;
-      const keys = doc['api-keys'];
-      const mgmt = doc['remote-management'] as { 'secret-key'?: unknown } | undefined;
-      if (typeof doc.port === 'number' && Array.isArray(keys) && typeof keys[0] === 'string' && typeof mgmt?.['secret-key'] === 'string') {
-        return { port: doc.port, apiKey: keys[0], secret: mgmt['secret-key'] };
-      }
-    } catch {
-      // missing or unreadable: written fresh below
-    }
-    const gen: Generated = { port: await findFreePort(), apiKey: `sb-cliproxy-${randomAlphanumeric(32)}`, secret: randomAlphanumeric(32) };
+  /**
+   * Writes config.yaml from the stored credentials before every launch: the binary replaces the
+   * plaintext secret with its hash after each start, and a fresh plaintext copy is what it expects.
+   */
+  private async writeConfig(creds: CliproxyCredentials): Promise<void> {
     const config = {
       host: '127.0.0.1',
-      port: gen.port,
+      port: creds.port,
       'auth-dir': this.files.authDir,
-      'api-keys': [gen.apiKey],
-      'remote-management': { 'allow-remote': false, 'secret-key': gen.secret },
+      'api-keys': [creds.apiKey],
+      'remote-management': { 'allow-remote': false, 'secret-key': creds.secret },
       // CCS #96: the binary's logs grew to gigabytes; off unless the user turns them on.
       'logging-to-file': false,
       'request-log': false,
@@ -113,6 +100,5 @@ export class CliproxyRunner {
     };
     await fs.mkdir(this.files.authDir, { recursive: true, mode: 0o700 });
     await writeFileAtomic(this.configFile, YAML.stringify(config), { mode: 0o600 });
-    return gen;
   }
 }

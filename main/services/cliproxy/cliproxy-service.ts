@@ -7,6 +7,7 @@ import { compareVersions, type CliproxyBackend } from './backends.js';
 import { installCliproxy, isKnownBad, readInstalled, type InstalledBinary } from './installer.js';
 import { fetchRelease } from './release-feed.js';
 import { CliproxyRunner } from './cliproxy-runner.js';
+import { ManagementClient } from './management-client.js';
 
 export interface CliproxyStatus {
   installed: boolean;
@@ -34,6 +35,8 @@ export class CliproxyService {
   readonly binDir: string;
   private installing: Promise<InstalledBinary> | null = null;
   readonly runner: CliproxyRunner;
+  /** The running binary's `/v0/management/*`, with the plaintext secret from Switchboard's own store. */
+  readonly management: ManagementClient;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -41,6 +44,10 @@ export class CliproxyService {
   ) {
     this.binDir = path.join(ctx.paths.proxyDir, 'bin');
     this.runner = new CliproxyRunner(ctx, { runDir: path.join(ctx.paths.proxyDir, 'cliproxy'), authDir: path.join(ctx.paths.proxyDir, 'auth') }, async () => (await readInstalled(this.binDir))?.path ?? null);
+    this.management = new ManagementClient(async () => {
+      const { port, secret } = await this.runner.credentials();
+      return { port: this.runner.status().port ?? port, secret };
+    });
   }
 
   /** Install progress, as the `cliproxy-install` events carry it. */
@@ -51,6 +58,15 @@ export class CliproxyService {
   /** Starts the binary unless it runs; the engine and accounts call this when an account needs it. */
   async ensureRunning(): Promise<{ port: number; pid: number }> {
     return this.runner.start();
+  }
+
+  async isInstalled(): Promise<boolean> {
+    return (await readInstalled(this.binDir)) !== null;
+  }
+
+  async isRunning(): Promise<boolean> {
+    await this.runner.adopt();
+    return this.runner.status().state === 'running';
   }
 
   async stop(): Promise<{ stopped: boolean }> {

@@ -8,6 +8,7 @@ import { formatDuration } from '../../lib/format.js';
 import { useLiveReload, useNow } from '../../lib/live.js';
 import { useAction } from '../../lib/use-action.js';
 import { useResource } from '../../lib/use-resource.js';
+import { KiroSignIn, type KiroOptions } from './kiro-sign-in.js';
 
 interface ProviderCard {
   provider: 'codex' | 'ghcp' | 'gemini' | 'kiro' | 'iflow';
@@ -50,7 +51,7 @@ const CARDS: ProviderCard[] = [
   {
     provider: 'kiro',
     name: 'Kiro',
-    blurb: 'The account the Kiro IDE signed in. Served through the CLIProxyAPI binary.',
+    blurb: 'AWS Builder ID or IAM Identity Center, signed in and served through the CLIProxyAPI binary (Plus build; install it under Proxy → CLIProxyAPI). Or import the Kiro IDE\'s sign-in.',
     methods: [],
     importFrom: { path: '~/.aws/sso/cache/kiro-auth-token.json', label: 'Import from Kiro IDE' },
   },
@@ -63,6 +64,9 @@ const CARDS: ProviderCard[] = [
   },
 ];
 
+/** Whose page the user is on while a sign-in waits. */
+const WAITING_FOR: Record<string, string> = { codex: 'ChatGPT', ghcp: 'GitHub', kiro: 'AWS' };
+
 /** Opens the provider's page: the desktop shell's browser, else a new tab. */
 function openPage(url: string): void {
   const shell = desktop();
@@ -73,8 +77,8 @@ function openPage(url: string): void {
 /** Sign in buttons per provider, and the sign-in in progress (code, countdown, paste box). */
 export function SignInPanel(props: { onAccount: () => void }) {
   const [active, setActive] = useState<{ provider: string; method: SignInMethod; start: SignInStart } | null>(null);
-  const start = useAction(async (provider: string, method: SignInMethod) => {
-    const answer = await api.signIn(provider, method);
+  const start = useAction(async (provider: string, method: SignInMethod, options: KiroOptions = {}) => {
+    const answer = await api.signIn(provider, method, options);
     setActive({ provider, method, start: answer });
     if (method !== 'paste') openPage(answer.url);
     return answer;
@@ -107,6 +111,7 @@ export function SignInPanel(props: { onAccount: () => void }) {
               <p class="muted acc-blurb">{c.blurb}</p>
               {c.note ? <p class="acc-note" data-testid={`note-${c.provider}`}>{c.note}</p> : null}
               <div class="actions">
+                {c.provider === 'kiro' ? <KiroSignIn busy={start.busy} onStart={(method, options) => void start.run('kiro', method, options)} /> : null}
                 {c.methods.map((m) => (
                   <button key={m.method} type="button" class={`btn btn-small${m.primary ? ' btn-primary' : ''}`} disabled={start.busy} onClick={() => void start.run(c.provider, m.method)}>
                     {m.label}
@@ -175,7 +180,13 @@ function ActiveSignIn(props: { provider: string; method: SignInMethod; start: Si
             Open <a href={start.url} target="_blank" rel="noopener noreferrer">{start.url}</a> and enter this code:
           </p>
           <p class="acc-code">
-            <code data-testid="device-code">{start.userCode}</code> <CopyButton text={start.userCode} label="device code" />
+            <code data-testid="device-code">{start.userCode}</code> <CopyButton text={start.userCode} label="device code" />{' '}
+            <a class="btn btn-small" href={start.url} target="_blank" rel="noopener noreferrer" onClick={(e) => {
+                e.preventDefault();
+                openPage(start.url);
+              }}>
+              Open sign-in page
+            </a>
           </p>
         </>
       ) : (
@@ -185,7 +196,7 @@ function ActiveSignIn(props: { provider: string; method: SignInMethod; start: Si
         </p>
       )}
       <p class="muted" role="timer" aria-live="off">
-        <span class="spinner" aria-hidden="true" /> Waiting for {props.provider === 'ghcp' ? 'GitHub' : 'ChatGPT'}… this sign-in expires in {formatDuration(left)}
+        <span class="spinner" aria-hidden="true" /> Waiting for {WAITING_FOR[props.provider] ?? 'the provider'}… this sign-in expires in {formatDuration(left)}
       </p>
       {props.provider === 'codex' && !start.userCode ? (
         <form
