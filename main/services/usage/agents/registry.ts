@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { AgentLoader, UnsupportedAgent } from './agent.js';
 import { amp } from './amp.js';
+import { codebuff } from './codebuff.js';
 import { codex } from './codex.js';
 import { droid } from './droid.js';
 import { gemini } from './gemini.js';
@@ -15,13 +16,12 @@ import { qwen } from './qwen.js';
 export const CLAUDE = { id: 'claude', name: 'Claude Code', envVar: 'CLAUDE_CONFIG_DIR' } as const;
 
 /** Agents read through a loader, in ccusage's order. */
-export const LOADERS: readonly AgentLoader[] = [codex, gemini, opencode, amp, qwen, pi, openclaw, droid, kilo, kimi];
+export const LOADERS: readonly AgentLoader[] = [codex, gemini, opencode, amp, qwen, pi, openclaw, droid, kilo, kimi, codebuff];
 
 const LATER = 'not read by Switchboard yet: its format is described in ccusage 20.0.24 but no loader exists (docs/usage.md, "Every agent")';
 
 /** Agents ccusage 20.0.24 reads that Switchboard does not, with why (decisions §5.1). */
 export const UNSUPPORTED: readonly UnsupportedAgent[] = [
-  { id: 'codebuff', name: 'Codebuff', envVar: 'CODEBUFF_DATA_DIR', defaultDirs: [path.join('.config', 'manicode')], reason: LATER },
   { id: 'copilot', name: 'GitHub Copilot CLI', envVar: 'COPILOT_OTEL_FILE_EXPORTER_PATH', defaultDirs: [path.join('.copilot', 'otel')], reason: LATER },
   { id: 'goose', name: 'Goose', envVar: 'GOOSE_PATH_ROOT', defaultDirs: [path.join('.local', 'share', 'goose', 'sessions')], reason: `${LATER}; a SQLite store` },
   { id: 'hermes', name: 'Hermes Agent', envVar: 'HERMES_HOME', defaultDirs: ['.hermes'], reason: `${LATER}; a SQLite store` },
