@@ -66,7 +66,7 @@ describe('Pricing', () => {
     expect(pricing.priceOf(model)?.name).toBe(entry);
   });
 
-  it.each(['claude-opus-4-7', 'gpt-5.3', 'my-local-model', 'claude'])('does not guess a price for %s', (model) => {
+  it.each(['claude-opus-4-9', 'gpt-5.3', 'my-local-model', 'claude'])('does not guess a price for %s', (model) => {
     expect(pricing.priceOf(model)).toBeNull();
     expect(pricing.isPriced(model)).toBe(false);
   });
