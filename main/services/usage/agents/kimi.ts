@@ -73,7 +73,8 @@ function placeOf(file: string): { session: string; root: string } {
  * model from `config.json`) and Kimi Code `usage.record` lines (camelCase `usage`, epoch ms
  * `time`, their own model without the `kimi-code/` prefix; only `usageScope: "turn"` counts, a
  * session record is a running total). `input_other` is input without cache; cache reads and
- * writes are their own kinds. A Kimi CLI `total` above the parts follows the total-token fallback;
+ * writes are their own kinds. A Kimi CLI `total` above the parts follows the total-token fallback
+ * (extra tokens count in the total but are not priced);
  * Kimi Code's is ignored (as ccusage does). A missing or non-numeric time is the file's mtime.
  * Identical usage of one session, message id and instant counts once, across files too.
  */
@@ -99,6 +100,7 @@ export function readKimi(file: AgentFile): AgentFileRecords {
       cacheWriteTokens: u.cacheWrite,
       cacheReadTokens: u.cacheRead,
       extraTokens: u.extra,
+      pricedOnlyTokens: -u.extra, // in the total, not priced (ccusage 20.0.24 prices the four kinds only, observed)
       sessionId: session,
       key: `\u0002kimi\u0000${session}\u0000${u.messageId ?? ''}\u0000${u.timestamp}\u0000${u.model}\u0000${u.input}\u0000${u.output}\u0000${u.cacheWrite}\u0000${u.cacheRead}\u0000${u.extra}`,
     });

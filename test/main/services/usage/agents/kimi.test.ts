@@ -93,6 +93,12 @@ describe('kimi: files and prices', () => {
     expect(day.reduce((s, r) => s + pricing.costOf(r), 0)).toBeCloseTo(0.002716524, 12);
   });
 
+  it('extra tokens from a total above the parts count in the total but are not priced (ccusage: 2026-01-03 of the generated logs)', () => {
+    const [r] = read(CLI, [status(1770983429, { input_other: 1000, output: 100, total: 1552 })]).records;
+    expect([r!.outputTokens, r!.extraTokens]).toEqual([100, 452]);
+    expect(pricing.costOf(r!)).toBeCloseTo((1000 * 0.632 + 100 * 2.53) / 1e6, 12);
+  });
+
   describe('flags', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-kimi-'));
     afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
