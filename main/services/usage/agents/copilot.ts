@@ -112,7 +112,7 @@ function snapshots(textIn: string): { list: Snapshot[]; malformed: number } {
     if (o.type !== 'session.shutdown' || typeof o.timestamp !== 'string' || !isObject(o.data) || !isObject(o.data.modelMetrics)) continue;
     const timestamp = parseIsoTimestamp(o.timestamp);
     if (Number.isNaN(timestamp)) continue;
-    const models: Record<string, Counts> = {};
+    const models: Record<string, Counts> = Object.create(null) as Record<string, Counts>; // model names are data: no prototype keys
     let valid = true;
     for (const [name, metric] of Object.entries(o.data.modelMetrics)) {
       const u = isObject(metric) && isObject(metric.usage) ? metric.usage : {};
