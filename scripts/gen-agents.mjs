@@ -19,6 +19,11 @@
 //   openclaw/agents/main/sessions/<id>.jsonl[.deleted.<ts>]    OPENCLAW_DIR=openclaw
 //   droid/<project>/<session>.settings.json                    DROID_SESSIONS_DIR=droid (session totals)
 //   kilo/kilo.db                                               KILO_DATA_DIR=kilo (SQLite, written with the sqlite3 tool)
+//   kimi/cli/sessions/<group>/<session>/wire.jsonl             KIMI_DATA_DIR=kimi/cli,kimi/code (Kimi CLI; config.json names the model)
+//   kimi/code/sessions/<ws>/<session>/agents/<a>/wire.jsonl    (Kimi Code usage.record lines; no config.json)
+//   codebuff/manicode[-dev]/projects/<p>/chats/<chat>/chat-messages.json   CODEBUFF_DATA_DIR=both channels
+//   copilot/home/session-state/<id>/events.jsonl, otel/**.jsonl  COPILOT_HOME=copilot/home
+//   copilot/export/copilot-otel.jsonl                          COPILOT_OTEL_FILE_EXPORTER_PATH (read besides)
 //
 // What each agent's files hold, and why (a reader must get every one right):
 // - codex: cumulative totals with per-turn usage; re-emitted identical events (count once); events
@@ -33,7 +38,19 @@
 // - amp: assistant message usage, and an older thread whose usage ledger takes precedence.
 // - kilo: OpenCode-shaped messages in a SQLite `message` table, a recorded cost (0 included) used
 //   as is, sessions only in the session_id column, a damaged data cell, more rows than one page.
+// - kimi: StatusUpdate lines (message ids, re-emitted identical lines counted once, a total above
+//   the parts, string and fractional counts, a missing timestamp), Kimi Code usage.record lines
+//   (turn and session scope, the kimi-code/ prefix) around 2026-04-20T15:28:10.072Z, where
+//   kimi-for-coding's price moves from K2.5 to K2.6, and damaged lines.
+// - codebuff: metadata usage in camelCase, snake_case and OpenAI names, codebuff.usage filling
+//   gaps, run-state provider usage, a message id re-written (the later copy counts), times from the
+//   message, createdAt in epoch seconds or the chat folder's name, credits-only messages, no model.
+// - copilot: session-state shutdown snapshots (cumulative, resumed sessions, -1m model ids), OTel
+//   chat spans beside inference logs and invoke_agent summaries of the same trace, agent-turn logs
+//   taking their model from the trace, totals above the parts, OTel rows of a pair session-state
+//   holds (before and after its last shutdown), and an exporter file outside COPILOT_HOME.
 // Times spread over the day, many near midnight UTC, so a zone moves requests between days.
+// The newer agents draw from their own seeded generators, so adding one leaves the others' files as they were.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -418,6 +435,213 @@ function genDroid(r, o, dir) {
   }
 }
 
+// ---------------------------------------------------------------- kimi
+
+const KIMI_CUTOFF = Date.parse('2026-04-20T15:28:10.072Z');
+
+function genKimi(r, o, dir) {
+  const cli = path.join(dir, 'cli');
+  write(path.join(cli, 'config.json'), JSON.stringify({ model: 'kimi-k2-0905-preview', default_thinking: false }));
+  for (let s = 0; s < o.sessions; s++) {
+    let t = sessionStart(r, o);
+    const lines = [line({ type: 'metadata', protocol_version: '1.3' })];
+    for (let i = 0; i < r.int(2, o.turns); i++) {
+      t += r.int(5, 300) * 1000 + r.int(0, 999);
+      lines.push(line({ timestamp: t / 1000, message: { type: 'TurnBegin', payload: { user_input: 'go' } } }));
+      t += r.int(1, 40) * 1000 + r.int(0, 999);
+      const usage = { input_other: r.int(100, 20_000), output: r.int(0, 3_000), input_cache_read: r.chance(0.6) ? r.int(0, 60_000) : 0, input_cache_creation: r.chance(0.2) ? r.int(0, 5_000) : 0 };
+      if (r.chance(0.1)) usage.total = usage.input_other + usage.output + usage.input_cache_read + usage.input_cache_creation + r.int(1, 400);
+      if (r.chance(0.05)) usage.output = r.int(1, 50) + 0.5; // a fraction: 0
+      const status = { timestamp: t / 1000 + r.int(0, 999) / 1e6, message: { type: 'StatusUpdate', payload: { token_usage: usage, message_id: `chatcmpl-${r.id(10)}`, context_usage: 0.4 } } };
+      lines.push(line(status));
+      if (r.chance(0.12)) lines.push(line(status)); // re-emitted: counts once
+    }
+    if (s === 0) lines.push('{"timestamp": 1767400000, "message": {"type": "StatusUpdate", "payload": {"token_usage": {'); // damaged
+    if (s === 1) lines.push(line({ message: { type: 'StatusUpdate', payload: { token_usage: { input_other: 1234, output: 5 } } } })); // no time: the file mtime
+    write(path.join(cli, 'sessions', `g${s % 3}`, `s-${r.id(8)}`, 'wire.jsonl'), lines.join('\n') + '\n');
+  }
+  // Kimi Code: its own model per line, turn records count, session records are running totals.
+  const code = path.join(dir, 'code');
+  for (let s = 0; s < Math.max(2, Math.ceil(o.sessions / 2)); s++) {
+    let t = KIMI_CUTOFF - r.int(10, 40) * 60_000; // straddles the K2.5 → K2.6 price change
+    const model = s % 3 === 2 ? 'kimi-k2-turbo-preview' : 'kimi-code/kimi-for-coding';
+    const lines = [];
+    const sum = { inputOther: 0, output: 0, inputCacheRead: 0, inputCacheCreation: 0 };
+    for (let i = 0; i < r.int(3, o.turns); i++) {
+      t += r.int(20, 240) * 1000;
+      const usage = { inputOther: r.int(200, 9_000), output: r.int(1, 900), inputCacheRead: r.chance(0.7) ? r.int(0, 40_000) : 0, inputCacheCreation: 0 };
+      for (const k of Object.keys(sum)) sum[k] += usage[k];
+      lines.push(line({ type: 'turn.begin', time: t - 5000 }));
+      lines.push(line({ type: 'usage.record', model, usage, usageScope: 'turn', time: t }));
+    }
+    lines.push(line({ type: 'usage.record', model, usage: sum, usageScope: 'session', time: t + 1000 }));
+    write(path.join(code, 'sessions', `ws${s % 2}`, `session-${r.id(8)}`, 'agents', 'main', 'wire.jsonl'), lines.join('\n') + '\n');
+  }
+  // A Kimi CLI session in the second root: no config.json there, so kimi-for-coding (January: K2.5).
+  let t = sessionStart(r, o);
+  const lines = [];
+  for (let i = 0; i < 4; i++) {
+    t += r.int(60, 600) * 1000;
+    lines.push(line({ timestamp: t / 1000, message: { type: 'StatusUpdate', payload: { token_usage: { input_other: r.int(100, 5000), output: r.int(1, 500), input_cache_read: r.int(0, 9000), input_cache_creation: 0 }, message_id: `m${i}` } } }));
+  }
+  write(path.join(code, 'sessions', 'g0', 'legacy', 'wire.jsonl'), lines.join('\n') + '\n');
+}
+
+// ---------------------------------------------------------------- codebuff
+
+const CODEBUFF_MODELS = ['claude-sonnet-4-20250514', 'anthropic/claude-sonnet-4.5', 'gpt-5', 'openai/gpt-5-codex', 'x-ai/grok-code-fast-1', 'anthropic/claude-haiku-4.5'];
+
+function codebuffUsage(r) {
+  const input = r.int(100, 30_000);
+  const output = r.int(1, 4_000);
+  const read = r.chance(0.6) ? r.int(0, 80_000) : 0;
+  const created = r.chance(0.3) ? r.int(0, 8_000) : 0;
+  const kind = r.next();
+  const u =
+    kind < 0.5
+      ? { inputTokens: input, outputTokens: output, cacheReadInputTokens: read, cacheCreationInputTokens: created }
+      : kind < 0.75
+        ? { prompt_tokens: input, completion_tokens: output, prompt_tokens_details: { cached_tokens: read } }
+        : { promptTokens: input, completionTokens: output, promptTokensDetails: { cachedTokens: read }, cacheCreationTokens: created };
+  if (r.chance(0.1)) u.totalTokens = input + output + read + created + r.int(1, 500);
+  return u;
+}
+
+function genCodebuff(r, o, dir) {
+  for (let s = 0; s < o.sessions; s++) {
+    const channel = s % 3 === 2 ? 'manicode-dev' : 'manicode';
+    let t = sessionStart(r, o);
+    const chatId = new Date(t).toISOString().replace(/:/g, '-');
+    const messages = [];
+    const model = r.pick(CODEBUFF_MODELS);
+    for (let i = 0; i < r.int(2, o.turns); i++) {
+      t += r.int(5, 300) * 1000;
+      messages.push({ id: `u${i}`, role: 'user', content: 'go', timestamp: new Date(t).toISOString() });
+      t += r.int(1, 60) * 1000;
+      const kind = r.next();
+      const id = `a${s}-${i}`;
+      const when = r.chance(0.7) ? { timestamp: new Date(t).toISOString() } : r.chance(0.5) ? { createdAt: Math.floor(t / 1000) } : {}; // none: the chat folder's time
+      if (kind < 0.6) {
+        messages.push({ id, variant: 'ai', ...when, metadata: { ...(r.chance(0.95) ? { model } : {}), usage: codebuffUsage(r) }, credits: Math.round(r.next() * 100) / 100 });
+      } else if (kind < 0.75) {
+        // codebuff.usage fills what metadata.usage lacks (cache reads here).
+        const base = codebuffUsage(r);
+        messages.push({ id, role: 'assistant', ...when, metadata: { model, usage: { inputTokens: base.inputTokens ?? base.prompt_tokens ?? base.promptTokens, outputTokens: r.int(1, 900) }, codebuff: { usage: { inputTokens: 1, cacheReadInputTokens: r.int(1, 30_000) } } } });
+      } else if (kind < 0.9) {
+        // Agent runs: usage in the run state's message history, the latest assistant entry first.
+        const history = [
+          { role: 'user', providerOptions: {} },
+          { role: 'assistant', providerOptions: { codebuff: { model, usage: codebuffUsage(r) } } },
+          { role: 'assistant', providerOptions: { usage: { inputTokens: r.int(10, 2000), outputTokens: r.chance(0.5) ? 0 : r.int(1, 300), ...(r.chance(0.5) ? { total: r.int(3000, 9000) } : {}) } } },
+        ];
+        messages.push({ id, variant: 'agent', ...when, metadata: { runState: { sessionState: { mainAgentState: { messageHistory: history } } } } });
+      } else {
+        messages.push({ id, role: 'assistant', ...when, credits: 1.5, metadata: { model } }); // credits only: listed, no tokens
+      }
+      if (r.chance(0.08)) messages.push({ id, role: 'assistant', ...when, metadata: { model, usage: codebuffUsage(r) } }); // a later copy: it counts
+    }
+    write(path.join(dir, channel, 'projects', `-w-cb${s % 2}`, 'chats', chatId, 'chat-messages.json'), JSON.stringify(messages, null, 2));
+  }
+  write(path.join(dir, 'manicode', 'projects', 'broken', 'chats', 'c1', 'chat-messages.json'), '[{"role": "assistant", ');
+}
+
+// ---------------------------------------------------------------- copilot
+
+const COPILOT_MODELS = ['claude-sonnet-4.5', 'gpt-5.4-mini', 'gpt-4.1', 'claude-opus-4.6-1m', 'claude-haiku-4.5'];
+
+function otelSpan(trace, span, name, ts, attributes) {
+  return { type: 'span', traceId: trace, spanId: span, parentSpanId: null, name, kind: 2, startTime: [Math.floor(ts / 1000) - 3, 0], endTime: [Math.floor(ts / 1000), (ts % 1000) * 1_000_000], attributes, status: { code: 0 } };
+}
+
+function otelUsage(r, total) {
+  const input = r.int(500, 40_000);
+  const read = r.chance(0.6) ? r.int(0, input) : 0;
+  const output = r.int(1, 3_000);
+  const a = { 'gen_ai.usage.input_tokens': input, 'gen_ai.usage.output_tokens': output, 'gen_ai.usage.cache_read.input_tokens': read };
+  if (r.chance(0.2)) a['gen_ai.usage.cache_creation.input_tokens'] = r.int(1, 2_000);
+  if (r.chance(0.3)) a['gen_ai.usage.reasoning.output_tokens'] = r.int(1, output);
+  if (total && r.chance(0.3)) a['gen_ai.usage.total_tokens'] = input + output + (a['gen_ai.usage.cache_creation.input_tokens'] ?? 0) + r.int(0, 300);
+  return a;
+}
+
+/** One Copilot session's OTel lines: per turn a chat span, often beside an inference log and an invoke_agent summary. */
+function copilotOtel(r, o, session, start, models, turns) {
+  const lines = [];
+  let t = start;
+  for (let i = 0; i < turns; i++) {
+    t += r.int(10, 400) * 1000 + r.int(0, 999);
+    const trace = r.id(32);
+    const model = r.pick(models);
+    const kind = r.next();
+    const common = { 'gen_ai.conversation.id': session, 'gen_ai.response.id': `resp-${r.id(8)}` };
+    if (kind < 0.55) {
+      lines.push(otelSpan(trace, r.id(16), `chat ${model}`, t, { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': model, 'gen_ai.response.model': model, ...common, ...otelUsage(r, true) }));
+      if (r.chance(0.5)) lines.push({ hrTime: [Math.floor(t / 1000), 0], traceId: trace, attributes: { 'event.name': 'gen_ai.client.inference.operation.details', 'gen_ai.response.model': model, ...common, ...otelUsage(r, false) }, _body: `GenAI inference: ${model}` });
+      if (r.chance(0.5)) lines.push(otelSpan(trace, r.id(16), 'invoke_agent GitHub Copilot CLI', t + 500, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.response.model': model, ...common, ...otelUsage(r, true) }));
+    } else if (kind < 0.75) {
+      lines.push({ hrTime: [Math.floor(t / 1000), (t % 1000) * 1_000_000], traceId: trace, spanId: r.id(16), attributes: { 'event.name': 'gen_ai.client.inference.operation.details', 'gen_ai.response.model': model, ...common, ...otelUsage(r, true) }, _body: `GenAI inference: ${model}` });
+    } else if (kind < 0.9) {
+      // An agent-turn log: model and session from a tool span of its trace.
+      lines.push({ timestamp: t, traceId: trace, attributes: { 'event.name': 'copilot_chat.agent.turn', 'turn.index': i, ...otelUsage(r, false) } });
+      lines.push(otelSpan(trace, r.id(16), 'execute_tool shell', t - 200, { 'gen_ai.request.model': model, 'copilot_chat.session_id': session }));
+    } else {
+      lines.push(otelSpan(trace, r.id(16), 'invoke_agent GitHub Copilot CLI', t, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.request.model': model, ...common, ...otelUsage(r, true) }));
+    }
+  }
+  return { lines: lines.map(line), end: t };
+}
+
+function genCopilot(r, o, dir) {
+  const home = path.join(dir, 'home');
+  const otelLines = [line({ type: 'metric', name: 'gen_ai.client.token.usage', attributes: { 'gen_ai.usage.input_tokens': 5 } })];
+  for (let s = 0; s < o.sessions; s++) {
+    const session = `${r.id(8)}-${r.id(4)}-${r.id(4)}-${r.id(12)}`;
+    const models = [r.pick(COPILOT_MODELS), r.pick(COPILOT_MODELS)];
+    let t = sessionStart(r, o);
+    // Session state: a shutdown per run, cumulative per model; resumed sessions shut down again.
+    const events = [line({ type: 'session.start', timestamp: new Date(t).toISOString(), data: { sessionId: session, copilotVersion: '0.0.400' } })];
+    const totals = {};
+    let last = t;
+    for (let run = 0; run < r.int(1, 3); run++) {
+      for (let i = 0; i < r.int(2, 8); i++) {
+        const m = r.pick(models);
+        const u = (totals[m] ??= { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 });
+        const read = r.int(0, 30_000);
+        const written = r.chance(0.3) ? r.int(0, 3_000) : 0;
+        u.inputTokens += read + written + r.int(100, 20_000);
+        u.cacheReadTokens += read;
+        u.cacheWriteTokens += written;
+        const out = r.int(1, 2_000);
+        u.outputTokens += out;
+        u.reasoningTokens += r.int(0, out);
+      }
+      t += r.int(10, 180) * 60_000 + r.int(0, 59_999);
+      last = t;
+      const modelMetrics = Object.fromEntries(Object.entries(totals).map(([m, u]) => [m, { requests: { count: r.int(1, 9), cost: 1 }, usage: { ...u } }]));
+      events.push(line({ type: 'session.shutdown', timestamp: new Date(t).toISOString(), data: { shutdownType: 'routine', modelMetrics } }));
+      t += r.int(1, 30) * 3_600_000; // resumed later
+    }
+    if (s === 0) events.push('{"type": "session.shutdown", "data": {'); // damaged
+    write(path.join(home, 'session-state', session, 'events.jsonl'), events.join('\n') + '\n');
+    // OTel of some of the same sessions: rows up to the last shutdown are session-state's; later ones count.
+    if (s % 3 === 0) {
+      const before = copilotOtel(r, o, session, last - 3_600_000, models, r.int(1, 4));
+      const after = copilotOtel(r, o, session, last + 60_000, models, r.int(1, 4));
+      otelLines.push(...before.lines, ...after.lines);
+    }
+  }
+  // OTel-only sessions (no session state), in the home's otel/ folder and in the exporter file.
+  const exported = [];
+  for (let s = 0; s < o.sessions; s++) {
+    const session = `otel-${r.id(8)}`;
+    const { lines } = copilotOtel(r, o, session, sessionStart(r, o), [r.pick(COPILOT_MODELS), r.pick(COPILOT_MODELS)], r.int(2, o.turns));
+    (s % 2 === 0 ? otelLines : exported).push(...lines);
+  }
+  otelLines.push('not json "attributes"');
+  write(path.join(home, 'otel', 'nested', `copilot-otel-${o.seed}.jsonl`), otelLines.join('\n') + '\n');
+  write(path.join(dir, 'export', 'copilot-otel.jsonl'), exported.join('\n') + '\n');
+}
+
 function main() {
   const o = parseArgs(process.argv.slice(2));
   const r = rng(o.seed);
@@ -430,6 +654,9 @@ function main() {
   genPiStyle(r, o, path.join(o.out, 'openclaw'), 'openclaw');
   genDroid(r, o, path.join(o.out, 'droid'));
   genKilo(r, o, path.join(o.out, 'kilo'));
+  genKimi(rng(o.seed * 7919 + 1), o, path.join(o.out, 'kimi'));
+  genCodebuff(rng(o.seed * 7919 + 2), o, path.join(o.out, 'codebuff'));
+  genCopilot(rng(o.seed * 7919 + 3), o, path.join(o.out, 'copilot'));
   const env = {
     CODEX_HOME: [path.join(o.out, 'codex', 'home'), path.join(o.out, 'codex', 'exec')].join(','),
     GEMINI_DATA_DIR: path.join(o.out, 'gemini'),
@@ -440,6 +667,10 @@ function main() {
     OPENCLAW_DIR: path.join(o.out, 'openclaw'),
     DROID_SESSIONS_DIR: path.join(o.out, 'droid'),
     KILO_DATA_DIR: path.join(o.out, 'kilo'),
+    KIMI_DATA_DIR: [path.join(o.out, 'kimi', 'cli'), path.join(o.out, 'kimi', 'code')].join(','),
+    CODEBUFF_DATA_DIR: [path.join(o.out, 'codebuff', 'manicode'), path.join(o.out, 'codebuff', 'manicode-dev')].join(','),
+    COPILOT_HOME: path.join(o.out, 'copilot', 'home'),
+    COPILOT_OTEL_FILE_EXPORTER_PATH: path.join(o.out, 'copilot', 'export', 'copilot-otel.jsonl'),
   };
   write(path.join(o.out, 'gen-agents-manifest.json'), JSON.stringify({ options: o, env }, null, 2));
   if (!o.quiet) console.log(JSON.stringify(env, null, 2));

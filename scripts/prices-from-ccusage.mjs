@@ -4,6 +4,12 @@
 // grown (docs/usage.md, "Every agent"). No network: ccusage --offline prices from its own copy.
 //
 //   node scripts/prices-from-ccusage.mjs gpt-5.4 gemini-2.5-flash kimi-k2.5 …
+//   node scripts/prices-from-ccusage.mjs --write moonshot kimi-k2.5 kimi-k2.6 …
+//
+// With `--write VENDOR` the rates are also written into resources/prices.json: a new entry gets
+// `vendor: VENDOR`, an existing one keeps its vendor, aliases, note and fast multiplier and gets
+// the new rates (`cacheWrite1h` = 2 × input, as for every non-Anthropic entry). A model ccusage
+// does not price, or prices with a long-context tier, is reported and not written.
 //
 // For each model it writes one OpenCode message per token kind (100 000 tokens each, on its own
 // day) and prints USD per million tokens as ccusage costs them: input, output, cache write, cache
@@ -16,9 +22,12 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ccusage = path.join(root, 'node_modules', '.bin', 'ccusage');
-const models = process.argv.slice(2);
-if (models.length === 0) {
-  console.error('usage: node scripts/prices-from-ccusage.mjs MODEL…');
+const args = process.argv.slice(2);
+const writeAt = args.indexOf('--write');
+const vendor = writeAt === -1 ? null : args[writeAt + 1];
+const models = writeAt === -1 ? args : args.filter((_, i) => i !== writeAt && i !== writeAt + 1);
+if (models.length === 0 || (writeAt !== -1 && !vendor)) {
+  console.error('usage: node scripts/prices-from-ccusage.mjs [--write VENDOR] MODEL…');
   process.exit(2);
 }
 
@@ -67,6 +76,44 @@ try {
     return row;
   });
   console.table(rows);
+  if (vendor) writeRates(rows);
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * Merges plain (no long-context tier) rates into resources/prices.json. Only the written entries'
+ * text changes (the rest of the file keeps its hand layout, so parallel edits merge cleanly).
+ */
+function writeRates(rows) {
+  const file = path.join(root, 'resources', 'prices.json');
+  let text = fs.readFileSync(file, 'utf8');
+  const table = JSON.parse(text);
+  for (const row of rows) {
+    const name = row.model.slice(row.model.lastIndexOf('/') + 1);
+    if (row.input === 0 && row.output === 0) {
+      console.error(`not written: ${row.model} (ccusage prices it at 0: unknown to its table)`);
+      continue;
+    }
+    if (row['input>272k'] !== row.input || row['input>200k'] !== row.input) {
+      console.error(`not written: ${row.model} (a long-context tier; write it by hand from the figures above)`);
+      continue;
+    }
+    const old = table.models[name];
+    const entry = { ...(old ?? { vendor }), input: row.input, output: row.output, cacheWrite5m: row.cacheWrite, cacheWrite1h: Number((2 * row.input).toPrecision(12)), cacheRead: row.cacheRead };
+    const block = `    ${JSON.stringify(name)}: ${JSON.stringify(entry, null, 2).replace(/\n/g, '\n    ')}`;
+    if (old === undefined) {
+      const end = text.lastIndexOf('\n    }\n  }');
+      if (end === -1) throw new Error('prices.json: cannot find the end of models');
+      text = `${text.slice(0, end + 6)},\n${block}${text.slice(end + 6)}`;
+    } else {
+      const start = text.indexOf(`\n    ${JSON.stringify(name)}: {`);
+      const stop = text.indexOf('\n    }', start);
+      if (start === -1 || stop === -1) throw new Error(`prices.json: cannot find ${name}`);
+      text = `${text.slice(0, start + 1)}${block}${text.slice(stop + 6)}`;
+    }
+    console.error(`written: ${name}`);
+  }
+  JSON.parse(text); // still a table
+  fs.writeFileSync(file, text);
 }

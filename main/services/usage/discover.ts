@@ -37,8 +37,9 @@ export async function findTranscripts(
   roots: readonly string[],
   onFound?: (file: FoundFile) => void,
   accept: (file: string) => boolean = (file) => file.endsWith('.jsonl'),
+  fileRoots = false,
 ): Promise<FoundFile[]> {
-  const walk = new Walk(onFound, accept);
+  const walk = new Walk(onFound, accept, fileRoots);
   for (const root of roots) await walk.root(root);
   return walk.found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
@@ -53,6 +54,8 @@ class Walk {
   constructor(
     private readonly onFound: ((file: FoundFile) => void) | undefined,
     private readonly accept: (file: string) => boolean,
+    /** A root that is a file is read as it is (a file an agent's variable names), whatever its name. */
+    private readonly fileRoots = false,
   ) {}
 
   async root(root: string): Promise<void> {
@@ -62,6 +65,10 @@ class Walk {
     } catch (err) {
       if (isNotFound(err)) return;
       throw err;
+    }
+    if (this.fileRoots && stat.isFile()) {
+      this.file(root, stat, true);
+      return;
     }
     if (!stat.isDirectory()) {
       if (path.basename(root) === 'projects') throw new Error(`${root} is not a directory`);
@@ -99,8 +106,8 @@ class Walk {
     }
   }
 
-  private file(full: string, stat: fs.Stats): void {
-    if (!this.accept(full)) return;
+  private file(full: string, stat: fs.Stats, named = false): void {
+    if (!named && !this.accept(full)) return;
     const id = `${stat.dev}:${stat.ino}`;
     if (this.seenFiles.has(id)) return;
     this.seenFiles.add(id);

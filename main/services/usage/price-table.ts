@@ -24,6 +24,13 @@ export interface PriceTable {
   id: string;
   /** Entries by lower-case name and alias. */
   entries: Map<string, ModelPrice>;
+  /** Names priced as one model until an instant and another after (ms since the epoch; the last step has none). */
+  dated: Map<string, DatedStep[]>;
+}
+
+export interface DatedStep {
+  until: number | null;
+  price: ModelPrice;
 }
 
 /**
@@ -43,7 +50,17 @@ export function loadPriceTable(file = resourcePath('prices.json')): PriceTable {
     };
     for (const key of [name, ...(m.aliases ?? [])]) entries.set(key.toLowerCase(), price);
   }
-  return { id: tableDigest(text), entries };
+  const dated = new Map<string, DatedStep[]>();
+  for (const [name, steps] of Object.entries(table.datedAliases ?? {})) {
+    dated.set(
+      name.toLowerCase(),
+      steps.map((step) => {
+        const price = entries.get(step.model.toLowerCase())!; // checkTable: a model of the table
+        return { until: step.until === undefined ? null : Date.parse(step.until), price };
+      }),
+    );
+  }
+  return { id: tableDigest(text), entries, dated };
 }
 
 /** The id `loadPriceTable` gives the table in `file`, without checking or parsing it. */
@@ -66,12 +83,39 @@ interface TableModel extends Rates {
 const RATE_NAMES = ['input', 'output', 'cacheWrite5m', 'cacheWrite1h', 'cacheRead'] as const;
 
 /** `{version: 1, models: {name: model}}`; unknown keys are ignored. Throws naming the bad field. */
-export function checkTable(raw: unknown): { version: 1; models: Record<string, TableModel> } {
+export function checkTable(raw: unknown): { version: 1; models: Record<string, TableModel>; datedAliases?: Record<string, TableStep[]> } {
   if (!isRecord(raw)) fail('the table', 'must be an object');
   if (raw.version !== 1) fail('version', 'must be 1');
   if (!isRecord(raw.models)) fail('models', 'must be an object');
   for (const [name, model] of Object.entries(raw.models)) checkModel(`models.${name}`, model);
-  return raw as { version: 1; models: Record<string, TableModel> };
+  if (raw.datedAliases !== undefined) {
+    if (!isRecord(raw.datedAliases)) fail('datedAliases', 'must be an object');
+    const known = new Set(Object.entries(raw.models as Record<string, TableModel>).flatMap(([name, m]) => [name, ...(m.aliases ?? [])].map((n) => n.toLowerCase())));
+    for (const [name, steps] of Object.entries(raw.datedAliases)) checkSteps(`datedAliases.${name}`, steps, known);
+  }
+  return raw as { version: 1; models: Record<string, TableModel>; datedAliases?: Record<string, TableStep[]> };
+}
+
+/** `[{model, until}, …, {model}]`: each step but the last ends at an ISO instant, in order. */
+interface TableStep {
+  model: string;
+  until?: string;
+}
+
+function checkSteps(at: string, steps: unknown, known: Set<string>): void {
+  if (!Array.isArray(steps) || steps.length === 0) fail(at, 'must be a non-empty list');
+  let last = -Infinity;
+  steps.forEach((step: unknown, i) => {
+    if (!isRecord(step) || typeof step.model !== 'string') fail(`${at}[${i}].model`, 'must be a string');
+    if (!known.has(step.model.toLowerCase())) fail(`${at}[${i}].model`, 'must name a model of the table');
+    const final = i === steps.length - 1;
+    if (final !== (step.until === undefined)) fail(`${at}[${i}].until`, final ? 'must be absent on the last step' : 'must be an ISO instant');
+    if (!final) {
+      const until = typeof step.until === 'string' ? Date.parse(step.until) : NaN;
+      if (!(until > last)) fail(`${at}[${i}].until`, 'must be an ISO instant after the previous one');
+      last = until;
+    }
+  });
 }
 
 function checkModel(at: string, m: unknown): void {

@@ -1,10 +1,10 @@
-import { loadPriceTable, type ModelPrice, type PriceTable, type Rates } from './price-table.js';
+import { loadPriceTable, type DatedStep, type ModelPrice, type PriceTable, type Rates } from './price-table.js';
 import { SYNTHETIC_MODEL, type UsageRecord } from './types.js';
 
 type Priced = Pick<
   UsageRecord,
   'model' | 'inputTokens' | 'outputTokens' | 'cacheWrite5mTokens' | 'cacheWrite1hTokens' | 'cacheReadTokens' | 'fast'
-> & { extraTokens?: number; pricedOnlyTokens?: number };
+> & { extraTokens?: number; pricedOnlyTokens?: number; timestamp?: number };
 
 /**
  * Looks up prices by normalised model name and computes a request's cost with the vendors'
@@ -13,15 +13,23 @@ type Priced = Pick<
 export class Pricing {
   private readonly found = new Map<string, ModelPrice | null>();
   private readonly entries: Map<string, ModelPrice>;
+  private readonly dated: Map<string, DatedStep[]>;
   readonly tableId: string;
 
   constructor(table: PriceTable = loadPriceTable()) {
     this.entries = table.entries;
+    this.dated = table.dated;
     this.tableId = table.id;
   }
 
-  priceOf(model: string | null): ModelPrice | null {
+  /**
+   * `at` (ms) picks the step of a dated alias (`kimi-for-coding` is Kimi K2.5 until 2026-04-20,
+   * K2.6 after, as ccusage 20.0.24 prices it); without it the latest step.
+   */
+  priceOf(model: string | null, at?: number): ModelPrice | null {
     if (model === null || model === SYNTHETIC_MODEL) return null;
+    const steps = this.dated.get(normaliseModelName(model));
+    if (steps !== undefined) return (steps.find((s) => s.until !== null && at !== undefined && at < s.until) ?? steps[steps.length - 1]!).price;
     let price = this.found.get(model);
     if (price === undefined) {
       price = this.resolve(normaliseModelName(model));
@@ -36,7 +44,7 @@ export class Pricing {
   }
 
   costOf(r: Priced): number {
-    const price = this.priceOf(r.model);
+    const price = this.priceOf(r.model, r.timestamp);
     if (price === null) return 0;
     const cost = price.longContext ? longContextCost(r, price, price.longContext) : flatCost(r, price);
     return r.fast ? cost * price.fastMultiplier : cost;

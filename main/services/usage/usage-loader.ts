@@ -133,7 +133,7 @@ export class UsageLoader {
     for (const { loader, dirs } of places.agents) {
       let mine: FoundFile[] = [];
       try {
-        mine = await findTranscripts(dirs.flatMap((d) => loader.roots(d)), onFound, loader.accepts);
+        mine = await findTranscripts(dirs.flatMap((d) => loader.roots(d)), onFound, loader.accepts, loader.alsoFileVar !== undefined);
       } catch (err) {
         this.o.logger.warn(`usage: cannot list ${loader.id} logs: ${err instanceof Error ? err.message : String(err)}`);
       }

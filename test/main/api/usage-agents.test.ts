@@ -133,7 +133,9 @@ describe('GET /api/usage/agents', () => {
     expect(byId.claude).toMatchObject({ supported: true, found: true, files: 1, records: 1, dirs: [path.join(app.agentDir, 'projects')] });
     expect(byId.opencode).toMatchObject({ supported: true, enabled: true, found: false, files: 0, records: 0, lastActivity: null, dirs: [path.join(logs, 'none')] });
     expect(byId.kilo).toMatchObject({ supported: true, found: false, files: 0, records: 0 });
-    expect(byId.kimi).toMatchObject({ supported: false, dirs: [path.join(app.home, '.kimi')], found: false });
+    expect(byId.kimi).toMatchObject({ supported: true, dirs: [path.join(app.home, '.kimi'), path.join(app.home, '.kimi-code')], found: false, files: 0 });
+    expect(byId.codebuff).toMatchObject({ supported: true, dirs: ['manicode', 'manicode-dev', 'manicode-staging'].map((c) => path.join(app.home, '.config', c)), found: false });
+    expect(byId.copilot).toMatchObject({ supported: true, dirs: [path.join(app.home, '.copilot')], found: false });
     expect(byId.grok.reason).toMatch(/ccusage binary/);
   });
 });

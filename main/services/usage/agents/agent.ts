@@ -27,7 +27,12 @@ export interface AgentLoader {
   envVar: string;
   /** Default folders, relative to the home directory. */
   defaultDirs: readonly string[];
-  /** The folders searched below one configured dir. */
+  /**
+   * A variable naming one more file, read besides the folders (copilot:
+   * `COPILOT_OTEL_FILE_EXPORTER_PATH`). Such a loader's roots may be files, read as they are.
+   */
+  alsoFileVar?: string;
+  /** The folders (or, with `alsoFileVar`, files) searched below one configured dir. */
   roots(dir: string): string[];
   /** Files of this agent among those found below its roots. */
   accepts(file: string): boolean;

@@ -1,10 +1,13 @@
 import path from 'node:path';
 import type { AgentLoader, UnsupportedAgent } from './agent.js';
 import { amp } from './amp.js';
+import { codebuff } from './codebuff.js';
 import { codex } from './codex.js';
+import { copilot } from './copilot.js';
 import { droid } from './droid.js';
 import { gemini } from './gemini.js';
 import { kilo } from './kilo.js';
+import { kimi } from './kimi.js';
 import { opencode } from './opencode.js';
 import { openclaw } from './openclaw.js';
 import { pi } from './pi.js';
@@ -14,15 +17,12 @@ import { qwen } from './qwen.js';
 export const CLAUDE = { id: 'claude', name: 'Claude Code', envVar: 'CLAUDE_CONFIG_DIR' } as const;
 
 /** Agents read through a loader, in ccusage's order. */
-export const LOADERS: readonly AgentLoader[] = [codex, gemini, opencode, amp, qwen, pi, openclaw, droid, kilo];
+export const LOADERS: readonly AgentLoader[] = [codex, gemini, opencode, amp, qwen, pi, openclaw, droid, kilo, kimi, codebuff, copilot];
 
 const LATER = 'not read by Switchboard yet: its format is described in ccusage 20.0.24 but no loader exists (docs/usage.md, "Every agent")';
 
 /** Agents ccusage 20.0.24 reads that Switchboard does not, with why (decisions §5.1). */
 export const UNSUPPORTED: readonly UnsupportedAgent[] = [
-  { id: 'kimi', name: 'Kimi CLI', envVar: 'KIMI_DATA_DIR', defaultDirs: ['.kimi'], reason: LATER },
-  { id: 'codebuff', name: 'Codebuff', envVar: 'CODEBUFF_DATA_DIR', defaultDirs: [path.join('.config', 'manicode')], reason: LATER },
-  { id: 'copilot', name: 'GitHub Copilot CLI', envVar: 'COPILOT_OTEL_FILE_EXPORTER_PATH', defaultDirs: [path.join('.copilot', 'otel')], reason: LATER },
   { id: 'goose', name: 'Goose', envVar: 'GOOSE_PATH_ROOT', defaultDirs: [path.join('.local', 'share', 'goose', 'sessions')], reason: `${LATER}; a SQLite store` },
   { id: 'hermes', name: 'Hermes Agent', envVar: 'HERMES_HOME', defaultDirs: ['.hermes'], reason: `${LATER}; a SQLite store` },
   {
@@ -53,10 +53,17 @@ export function homeOf(env: NodeJS.ProcessEnv): string | null {
 
 /**
  * Where an agent's logs are looked for: `usage.agents.<id>.dirs` from config.yaml, else its
- * override variable (one path or a comma-separated list), else its default folders below home.
+ * override variable (one path or a comma-separated list), else its default folders below home;
+ * then the file its `alsoFileVar` names, if any (ccusage reads it besides the folders).
  */
-export function dirsOf(agent: { envVar: string; defaultDirs: readonly string[] }, configured: readonly string[] | undefined, env: NodeJS.ProcessEnv): string[] {
+export function dirsOf(agent: { envVar: string; defaultDirs: readonly string[]; alsoFileVar?: string }, configured: readonly string[] | undefined, env: NodeJS.ProcessEnv): string[] {
   if (configured !== undefined && configured.length > 0) return configured.map((d) => expandHome(d, env));
+  const also = agent.alsoFileVar === undefined ? '' : (env[agent.alsoFileVar] ?? '').trim();
+  const dirs = baseDirsOf(agent, env);
+  return also !== '' && !dirs.includes(also) ? [...dirs, also] : dirs;
+}
+
+function baseDirsOf(agent: { envVar: string; defaultDirs: readonly string[] }, env: NodeJS.ProcessEnv): string[] {
   const fromEnv = env[agent.envVar];
   if (fromEnv !== undefined && fromEnv.trim() !== '') {
     return fromEnv

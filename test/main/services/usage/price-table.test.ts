@@ -13,6 +13,7 @@ describe('price table', () => {
     expect(t.entries.get('claude-sonnet-4-5')).toMatchObject({ name: 'claude-sonnet-4-5', input: 3e-6, output: 15e-6, fastMultiplier: 1 });
     expect(t.entries.get('claude-sonnet-4-5')!.longContext).toMatchObject({ mode: 'per-kind', threshold: 200_000, input: 6e-6 });
     expect(t.id).toMatch(/^[A-Za-z0-9+/]{27}=$/);
+    expect(t.dated.get('kimi-for-coding')!.map((s) => [s.until, s.price.name])).toEqual([[Date.parse('2026-04-20T15:28:10.072Z'), 'kimi-k2.5'], [null, 'kimi-k2.6']]);
   });
 
   it('accepts the optional fields and ignores unknown ones', () => {
@@ -35,6 +36,12 @@ describe('price table', () => {
     [table({ fastMultiplier: 0 }), 'prices.json: models.x.fastMultiplier must be a positive number'],
     [table({ aliases: ['a', 2] }), 'prices.json: models.x.aliases must be a list of strings'],
     [table({ note: 1 }), 'prices.json: models.x.note must be a string'],
+    [{ ...table({}), datedAliases: [] }, 'prices.json: datedAliases must be an object'],
+    [{ ...table({}), datedAliases: { d: [] } }, 'prices.json: datedAliases.d must be a non-empty list'],
+    [{ ...table({}), datedAliases: { d: [{ model: 'nope' }] } }, 'prices.json: datedAliases.d[0].model must name a model of the table'],
+    [{ ...table({}), datedAliases: { d: [{ model: 'x', until: '2026-01-01T00:00:00Z' }] } }, 'prices.json: datedAliases.d[0].until must be absent on the last step'],
+    [{ ...table({}), datedAliases: { d: [{ model: 'x' }, { model: 'x' }] } }, 'prices.json: datedAliases.d[0].until must be an ISO instant'],
+    [{ ...table({}), datedAliases: { d: [{ model: 'x', until: 'soon' }, { model: 'x' }] } }, 'prices.json: datedAliases.d[0].until must be an ISO instant after the previous one'],
   ])('rejects %j', (raw, message) => {
     expect(() => checkTable(raw)).toThrow(message);
   });

@@ -57,7 +57,7 @@ describe('Pricing', () => {
     ['gemini-3-pro-preview', 'gemini-3-pro'],
     ['google/gemini-2.5-pro-preview-06-05', 'gemini-2.5-pro'],
     ['qwen3-coder:30b', 'qwen3-coder'],
-    ['kimi-k2-0905-preview', 'kimi-k2'],
+    ['kimi-k2-0905-preview', 'kimi-k2-0905-preview'],
     ['mistral-large-latest', 'mistral-large'],
     ['grok-code-fast-1', 'grok-code-fast-1'],
     ['deepseek-chat', 'deepseek-chat'],
@@ -66,9 +66,21 @@ describe('Pricing', () => {
     expect(pricing.priceOf(model)?.name).toBe(entry);
   });
 
-  it.each(['claude-opus-4-7', 'gpt-5.3', 'my-local-model', 'claude'])('does not guess a price for %s', (model) => {
+  it.each(['claude-opus-4-9', 'gpt-5.3', 'my-local-model', 'claude'])('does not guess a price for %s', (model) => {
     expect(pricing.priceOf(model)).toBeNull();
     expect(pricing.isPriced(model)).toBe(false);
+  });
+
+  it('prices a dated alias by the request time: kimi-for-coding is K2.5 until 2026-04-20T15:28:10.072Z, K2.6 from then (ccusage 20.0.24)', () => {
+    const cutoff = Date.parse('2026-04-20T15:28:10.072Z');
+    expect(pricing.priceOf('kimi-for-coding', cutoff - 1)?.name).toBe('kimi-k2.5');
+    expect(pricing.priceOf('kimi-for-coding', cutoff)?.name).toBe('kimi-k2.6');
+    expect(pricing.priceOf('moonshot/kimi-for-coding')?.name).toBe('kimi-k2.6');
+    expect(pricing.isPriced('kimi-for-coding')).toBe(true);
+    // ccusage's own row: 100 in, 50 out, 20 cache write, 10 cache read.
+    const tokens = { inputTokens: 100, outputTokens: 50, cacheWrite5mTokens: 20, cacheWrite1hTokens: 0, cacheReadTokens: 10, fast: false, model: 'kimi-for-coding' };
+    expect(pricing.costOf({ ...tokens, timestamp: cutoff - 1 })).toBeCloseTo(0.000226, 12);
+    expect(pricing.costOf({ ...tokens, timestamp: cutoff })).toBeCloseTo(0.00032035, 12);
   });
 
   it('normalises only for the lookup', () => {
