@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { resourcePath } from '../../infra/app-root.js';
+import { cliproxyRunDir, cliproxyStartingFile } from '../../infra/cliproxy-files.js';
 import { setIn } from '../app-config/store.js';
 import type { ServiceContext } from '../context.js';
 import { compareVersions, type CliproxyBackend } from './backends.js';
@@ -40,7 +41,8 @@ export class CliproxyService {
     private readonly knownBadFile = resourcePath('cliproxy-known-bad.json'),
   ) {
     this.binDir = path.join(ctx.paths.proxyDir, 'bin');
-    this.runner = new CliproxyRunner(ctx, { runDir: path.join(ctx.paths.proxyDir, 'cliproxy'), authDir: path.join(ctx.paths.proxyDir, 'auth') }, async () => (await readInstalled(this.binDir))?.path ?? null);
+    const files = { runDir: cliproxyRunDir(ctx.paths.proxyDir), authDir: path.join(ctx.paths.proxyDir, 'auth'), startingFile: cliproxyStartingFile(ctx.paths.proxyDir) };
+    this.runner = new CliproxyRunner(ctx, files, async () => (await readInstalled(this.binDir))?.path ?? null);
   }
 
   /** Install progress, as the `cliproxy-install` events carry it. */
@@ -51,6 +53,11 @@ export class CliproxyService {
   /** Starts the binary unless it runs; the engine and accounts call this when an account needs it. */
   async ensureRunning(): Promise<{ port: number; pid: number }> {
     return this.runner.start();
+  }
+
+  /** Whether a binary is installed in proxy/bin/ (the lazy start asks before starting it). */
+  async isInstalled(): Promise<boolean> {
+    return (await readInstalled(this.binDir)) !== null;
   }
 
   async stop(): Promise<{ stopped: boolean }> {
@@ -154,8 +161,7 @@ export class CliproxyService {
       let restarted = false;
       await this.runner.adopt();
       if (this.runner.status().state === 'running') {
-        await this.runner.stop();
-        await this.runner.start();
+        await this.runner.restart();
         restarted = true;
       }
       return { ...done, previousVersion: previous?.version ?? null, restarted };
