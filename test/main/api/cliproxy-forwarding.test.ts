@@ -113,7 +113,7 @@ describe('the managed CLIProxyAPI beside the engine, driven by the app', () => {
     const update = app.json('POST', '/api/proxy/cliproxy/install', {});
     await until(async () => alive(oldPid), (a) => !a, 'the old binary to stop');
     // The new one sleeps 1.5 s before it listens: the port refuses connections now.
-    await fs.access(runFile('starting.json'));
+    expect((await status()).running).toBe(false);
     const res = await askKiro();
     expect(res.status).toBe(200);
     expect(((await res.json()) as { content: Array<{ text: string }> }).content[0]!.text).toBe('Hello from kiro-claude-sonnet-4-6');
