@@ -72,7 +72,7 @@ export async function forward(ctx: EngineContext, call: ForwardCall, attempts: A
     const account = isAccountUpstream(upstream) && !viaCliproxy ? upstream.accounts[slot] : undefined;
     call.record.via = viaCliproxy ? 'cliproxy' : null;
     call.record.upstream = upstream.name;
-    call.record.keyIndex = key ? slot : null;
+    call.record.keyIndex = key && !viaCliproxy ? slot : null;
     call.record.account = account?.email ?? null;
     call.record.modelSent = call.upstreamModel;
     let endpoint: UpstreamEndpoint;
