@@ -42,13 +42,14 @@ test('a request served through CLIProxyAPI says so in its Traffic row', async ({
   expect(res.status).toBe(200);
   await res.text();
 
-  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.setViewportSize({ width: 1280, height: 880 });
   await page.goto(`${app.url}/#/traffic`);
   const row = page.getByTestId('traffic-table').getByTestId('traffic-row').first();
   await expect(row).toContainText('kiro-claude-sonnet-4-6');
   await expect(row).toContainText('kiro · via CLIProxyAPI');
   await expect(row).toContainText('21 / 7');
   await expect(row.getByTestId('traffic-via')).toHaveAttribute('title', 'Forwarded to the managed CLIProxyAPI, which chose the account');
+  // Tall enough for the row without a full-page capture (which shifts the sticky sidebar).
   await page.screenshot({ path: 'docs/screenshots/traffic-via-cliproxy.png' });
   expect(watch.errors).toEqual([]);
 });

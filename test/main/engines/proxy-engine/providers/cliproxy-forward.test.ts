@@ -134,6 +134,13 @@ describe('forwarding agy, kiro and gemini models to the managed CLIProxyAPI', ()
     expect((await binary.messages()).length).toBe(before + 1); // the paused attempt never reached the binary
   });
 
+  it('asks the binary to count tokens (it serves /v1/messages/count_tokens)', async () => {
+    const res = await post('/v1/messages/count_tokens', { model: 'kiro-claude-haiku-4-5', messages: [{ role: 'user', content: 'hi' }] }, { 'anthropic-version': '2023-06-01' });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ input_tokens: 42 });
+    expect((await binary.messages()).at(-1)!.url).toBe('/v1/messages/count_tokens');
+  });
+
   it('passes the binary’s own errors on in the client’s format', async () => {
     // A model the engine routes (through an alias) that the fake answers with a 400.
     const res = await post('/api/provider/agy/v1/messages', { model: 'fake-error-400', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }, { 'anthropic-version': '2023-06-01' });
