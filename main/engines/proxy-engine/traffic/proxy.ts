@@ -138,7 +138,7 @@ export async function forward(ctx: EngineContext, call: ForwardCall, attempts: A
     // A quota answer inside the backend's 200 stream cools the account like a 429 would.
     if (ended && isAccountUpstream(upstream) && ended.status === 429) accountRefusal(upstream, slot, 429, JSON.stringify({ error: { message: ended.message } }), ctx.now(), ctx.config.routing.cooldown_seconds);
     // The session stays on the account that served it (prompt caches live per account).
-    if (done === 'sent' && isAccountUpstream(upstream) && call.record.session && ctx.config.routing.session_affinity) {
+    if (done === 'sent' && isAccountUpstream(upstream) && !viaCliproxy && call.record.session && ctx.config.routing.session_affinity) {
       trafficState(ctx).affinity.remember(call.record.session, upstream, slot, ctx.now());
     }
     if (done === 'sent' || done === 'aborted') return;

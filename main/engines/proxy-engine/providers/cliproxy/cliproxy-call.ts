@@ -50,7 +50,8 @@ export async function callCliproxy(proxyDir: string, provider: string, target: U
   let retried = false;
   for (;;) {
     try {
-      return await callUpstream({ ...current, headers: { ...current.headers } }, hangup, timeouts);
+      // The same target again is fine: callUpstream only (re)sets content-length on its headers.
+      return await callUpstream(current, hangup, timeouts);
     } catch (err) {
       if (!(err instanceof UpstreamFailure) || err.code !== 'ECONNREFUSED') throw err;
       const waited = now() - started;
