@@ -99,6 +99,7 @@ export async function createServices(ctx: ServiceContext, prebuilt: { usage?: Us
       proxyRunning: () => running.isRunning(),
       accountNeedsBinary: async () => (await providerAccounts.list()).accounts.some((a) => CLIPROXY_PROVIDERS.includes(a.provider) && a.status !== 'paused'),
       isInstalled: () => cliproxy.isInstalled(),
+      onInstalled: (listener) => cliproxy.onInstalled(listener),
       ensureRunning: () => cliproxy.ensureRunning(),
     }),
     modelSuggestions: () =>

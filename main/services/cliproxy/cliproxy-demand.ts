@@ -12,13 +12,15 @@ export interface CliproxyDemandDeps {
   /** Whether an agy, kiro or gemini account is not paused. */
   accountNeedsBinary: () => Promise<boolean>;
   isInstalled: () => Promise<boolean>;
+  /** Subscribes to successful installs; returns the unsubscribe. */
+  onInstalled: (listener: () => void) => () => void;
   ensureRunning: () => Promise<unknown>;
 }
 
 /**
  * The lazy start (decisions §4.1: "It starts when the first account needs it and is not started
- * otherwise"). When the proxy comes up, or an agy/kiro/gemini account is added or resumed while it
- * runs, the binary is started if it is installed and such an account is active. Nothing else
+ * otherwise"). When the proxy comes up, an agy/kiro/gemini account is added or resumed, or the
+ * binary is installed, it is started if the proxy runs, it is installed and such an account is active. Nothing else
  * starts it. Failures are logged: the engine's 503 tells the client what to do.
  */
 export class CliproxyDemand {
@@ -36,6 +38,8 @@ export class CliproxyDemand {
       this.deps.events.on('account', (a) => {
         if (CLIPROXY_PROVIDERS.includes(a.provider) && (a.reason === 'signed-in' || a.reason === 'resumed')) void this.check();
       }),
+      // Installed while the proxy runs and an account waits: it need not wait for a proxy restart.
+      this.deps.onInstalled(() => void this.check()),
     );
   }
 

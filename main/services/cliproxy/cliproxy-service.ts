@@ -45,6 +45,14 @@ export class CliproxyService {
     this.runner = new CliproxyRunner(ctx, files, async () => (await readInstalled(this.binDir))?.path ?? null);
   }
 
+  private readonly installedListeners = new Set<() => void>();
+
+  /** Called after each successful install (the lazy start checks whether an account is waiting for the binary). */
+  onInstalled(listener: () => void): () => void {
+    this.installedListeners.add(listener);
+    return () => this.installedListeners.delete(listener);
+  }
+
   /** Install progress, as the `cliproxy-install` events carry it. */
   onProgress(listener: (p: { received: number; total: number | null }) => void): () => void {
     return this.ctx.events.on('cliproxy-install', listener);
@@ -164,6 +172,7 @@ export class CliproxyService {
         await this.runner.restart();
         restarted = true;
       }
+      for (const listener of this.installedListeners) listener();
       return { ...done, previousVersion: previous?.version ?? null, restarted };
     } finally {
       this.installing = null;

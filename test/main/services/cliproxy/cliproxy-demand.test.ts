@@ -7,6 +7,7 @@ import { silentLogger } from '../../../../main/infra/logger.js';
 function setup(state: { proxy: boolean; account: boolean; installed: boolean; failStart?: boolean }) {
   const events = new AppEvents();
   const starts: number[] = [];
+  const installed = new Set<() => void>();
   const warnings: string[] = [];
   const deps: CliproxyDemandDeps = {
     events,
@@ -14,6 +15,10 @@ function setup(state: { proxy: boolean; account: boolean; installed: boolean; fa
     proxyRunning: () => state.proxy,
     accountNeedsBinary: async () => state.account,
     isInstalled: async () => state.installed,
+    onInstalled: (listener) => {
+      installed.add(listener);
+      return () => installed.delete(listener);
+    },
     ensureRunning: async () => {
       starts.push(starts.length + 1);
       if (state.failStart) throw new Error('CLIProxyAPI exited during start (code 1)');
@@ -21,7 +26,8 @@ function setup(state: { proxy: boolean; account: boolean; installed: boolean; fa
   };
   const demand = new CliproxyDemand(deps);
   demand.start();
-  return { events, demand, starts, warnings };
+  const install = () => installed.forEach((l) => l());
+  return { events, demand, starts, warnings, install };
 }
 
 const running = { state: 'running', running: true, port: 8317 };
@@ -62,6 +68,18 @@ describe('CliproxyDemand: the managed binary starts when an account needs it, an
     events.emit('account', { reason: 'resumed', provider: 'agy' });
     await demand.settled();
     expect(starts).toEqual([1, 2]); // ensureRunning is idempotent; the checks ran one after the other
+  });
+
+  it('starts it when the binary is installed while the proxy runs and an account waits', async () => {
+    const state = { proxy: true, account: true, installed: false };
+    const { events, demand, starts, install } = setup(state);
+    events.emit('proxy-state', running);
+    await demand.settled();
+    expect(starts).toEqual([]);
+    state.installed = true;
+    install();
+    await demand.settled();
+    expect(starts).toEqual([1]);
   });
 
   it('a failed start is logged, not thrown, and stop() unsubscribes', async () => {
