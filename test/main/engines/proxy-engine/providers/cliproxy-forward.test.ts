@@ -50,8 +50,8 @@ const claudeCodeBody = (model: string) => ({
   metadata: { user_id: 'user_abc_account__session_1234' },
 });
 
-function post(pathname: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(engine.base + pathname, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': KEY, ...headers }, body: JSON.stringify(body) });
+function post(pathname: string, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Response> {
+  return fetch(engine.base + pathname, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': KEY, ...headers }, body: JSON.stringify(body), signal });
 }
 
 const claudeCodeHeaders = { 'anthropic-version': '2023-06-01', 'anthropic-beta': 'claude-code-20250219,interleaved-thinking-2025-05-14', 'user-agent': 'claude-cli/2.1.0 (external, cli)' };
@@ -199,5 +199,23 @@ describe('forwarding agy, kiro and gemini models to the managed CLIProxyAPI', ()
     expect(stopped.body.error.message).toMatch(/^agy accounts are served by CLIProxyAPI, which is not running: start it on the dashboard \(Proxy → CLIProxyAPI\)/);
     await until(async () => (await lastLogEntry())?.status === 503, 'the 503 in the request log');
     expect(await lastLogEntry()).toMatchObject({ upstream: 'agy', via: 'cliproxy', outcome: 'error' });
+  });
+
+  it('a client that goes away during the restart wait ends the wait at once', async () => {
+    const marker = path.join(dir, 'cliproxy', 'starting.json');
+    await fs.writeFile(marker, JSON.stringify({ since: Date.now() })); // "restarting", and nothing listens
+    try {
+      const abort = new AbortController();
+      const pending = post('/v1/messages', { model: 'claude-opus-4-5-thinking', max_tokens: 10, messages: [{ role: 'user', content: 'bye' }] }, { 'anthropic-version': '2023-06-01' }, abort.signal).catch((e: Error) => e);
+      await new Promise((r) => setTimeout(r, 400));
+      abort.abort();
+      expect(await pending).toBeInstanceOf(Error);
+      const t0 = Date.now();
+      await until(async () => (await lastLogEntry())?.status === 499, 'the aborted request in the log');
+      expect(Date.now() - t0).toBeLessThan(3_000); // not the 10 s window
+      expect(await lastLogEntry()).toMatchObject({ upstream: 'agy', via: 'cliproxy', outcome: 'aborted' });
+    } finally {
+      await fs.rm(marker, { force: true });
+    }
   });
 });
