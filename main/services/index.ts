@@ -18,6 +18,7 @@ import type { ProfilesService } from './profiles/profiles-service.js';
 import type { ClaudeCodeService } from './claude-code/claude-code-service.js';
 import { ProvidersService } from './providers/providers-service.js';
 import { CliproxyService } from './cliproxy/cliproxy-service.js';
+import { CLIPROXY_PROVIDERS, CliproxyDemand } from './cliproxy/cliproxy-demand.js';
 
 /**
  * Every domain service of the main process. Each area adds its service here and builds it
@@ -43,6 +44,8 @@ export interface Services {
   providers: ProvidersService;
   /** The managed CLIProxyAPI binary (decisions §4.1). */
   cliproxy: CliproxyService;
+  /** Starts the managed binary when the proxy runs and an agy/kiro/gemini account needs it. */
+  cliproxyDemand: CliproxyDemand;
   /** Models for the profile editor: the running proxy's, usage's, the presets' (issue 18). */
   modelSuggestions(): Promise<{ models: ModelSuggestion[] }>;
 }
@@ -70,6 +73,11 @@ export async function createServices(ctx: ServiceContext, prebuilt: { usage?: Us
   const usage = prebuilt.usage ?? new UsageService(ctx);
   const running = proxy;
   const cliproxy = new CliproxyService(ctx);
+  const providerAccounts = new ProviderAccountsService(ctx, {
+    onFirstAccount: async (provider) => void (await createAccountProfile(provider, { settings: settingsServices.settings, profiles: area.profiles })),
+    engine: () => running.control.managementEndpoint(),
+    cliproxy,
+  });
   return {
     ctx,
     shared: new SharedService({ sharedDir: ctx.paths.sharedDir, agentDir: ctx.paths.agentDir }),
@@ -79,17 +87,22 @@ export async function createServices(ctx: ServiceContext, prebuilt: { usage?: Us
     ...settingsServices,
     tokens,
     accounts: new AccountService(ctx.appConfig),
-    providerAccounts: new ProviderAccountsService(ctx, {
-      onFirstAccount: async (provider) => void (await createAccountProfile(provider, { settings: settingsServices.settings, profiles: area.profiles })),
-      engine: () => running.control.managementEndpoint(),
-      cliproxy,
-    }),
+    providerAccounts,
     usage,
     proxy,
     profiles: area.profiles,
     claudeCode: area.claudeCode,
     providers: new ProvidersService(ctx, { store, profiles: area.profiles, proxy, apiKey: async () => (await tokens.effective()).apiKey }),
     cliproxy,
+    cliproxyDemand: new CliproxyDemand({
+      events: ctx.events,
+      logger: ctx.logger,
+      proxyRunning: () => running.isRunning(),
+      accountNeedsBinary: async () => (await providerAccounts.list()).accounts.some((a) => CLIPROXY_PROVIDERS.includes(a.provider) && a.status !== 'paused'),
+      isInstalled: () => cliproxy.isInstalled(),
+      onInstalled: (listener) => cliproxy.onInstalled(listener),
+      ensureRunning: () => cliproxy.ensureRunning(),
+    }),
     modelSuggestions: () =>
       modelSuggestions({
         proxy: async () => (running.isRunning() ? (await running.models()).models.map((m) => m.id) : []),
@@ -109,6 +122,7 @@ export async function startServices(services: Services): Promise<void> {
   await services.settings.start();
   await services.claudeCode.start().catch((err: unknown) => services.ctx.logger.warn(`Claude Code temp files not swept: ${String(err)}`));
   services.providerAccounts.start();
+  services.cliproxyDemand.start(); // before the proxy's start-up: its "running" event may start the binary
   await unlessConfigBroken(services, 'bridge', () => services.bridge.startup());
   await unlessConfigBroken(services, 'proxy', () => services.proxy.startup());
 }
@@ -136,6 +150,8 @@ export async function stopServices(services: Services): Promise<void> {
   await services.bridge.shutdown(keepRunning);
   await services.proxy.shutdown(keepRunning);
   await services.providerAccounts.stop();
+  services.cliproxyDemand.stop();
+  await services.cliproxyDemand.settled(); // a start under way ends before the binary is stopped
   await services.cliproxy.shutdown(keepRunning);
   await services.usage.stop();
 }

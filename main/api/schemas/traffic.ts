@@ -14,6 +14,8 @@ export const requestEntry = z.object({
   upstream: z.string().nullable(),
   keyIndex: z.int().nullable(),
   account: z.string().nullable().optional(),
+  /** `cliproxy`: served through the managed CLIProxyAPI (agy, kiro, gemini), which chose the account. */
+  via: z.literal('cliproxy').optional(),
   status: z.int(),
   outcome: z.enum(['ok', 'error', 'stream_error', 'aborted']),
   latencyMs: z.number(),

@@ -12,6 +12,8 @@ export interface RunnerFiles {
   runDir: string;
   /** proxy/auth/: the accounts, shared with the built-in engine. */
   authDir: string;
+  /** Present while a start or an update's restart is under way: the engine waits out refused connections then. */
+  startingFile: string;
 }
 
 /**
@@ -64,8 +66,33 @@ export class CliproxyRunner {
 
   async start(): Promise<{ port: number; pid: number }> {
     await this.adopt();
-    const r = await this.supervisor.start();
+    const run = this.supervisor.status();
+    if (run.state === 'running' && run.port !== undefined && run.pid !== undefined) return { port: run.port, pid: run.pid };
+    const r = await this.whileStarting(() => this.supervisor.start());
     return { port: r.port, pid: r.pid };
+  }
+
+  /**
+   * An update's swap: the old process stops, the new binary starts on the same port. The starting
+   * marker spans both, so the engine holds requests that arrive meanwhile instead of failing them.
+   */
+  async restart(): Promise<{ port: number; pid: number }> {
+    await this.adopt();
+    const r = await this.whileStarting(async () => {
+      await this.supervisor.stop();
+      return this.supervisor.start();
+    });
+    return { port: r.port, pid: r.pid };
+  }
+
+  private async whileStarting<T>(work: () => Promise<T>): Promise<T> {
+    // Wall-clock time, not the injectable clock: the engine, another process, judges its age.
+    await writeFileAtomic(this.files.startingFile, JSON.stringify({ since: Date.now() }), { mode: 0o600 });
+    try {
+      return await work();
+    } finally {
+      await fs.rm(this.files.startingFile, { force: true });
+    }
   }
 
   async stop(): Promise<boolean> {

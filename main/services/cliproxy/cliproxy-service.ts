@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { resourcePath } from '../../infra/app-root.js';
+import { cliproxyRunDir, cliproxyStartingFile } from '../../infra/cliproxy-files.js';
 import { setIn } from '../app-config/store.js';
 import type { ServiceContext } from '../context.js';
 import { compareVersions, type CliproxyBackend } from './backends.js';
@@ -43,11 +44,20 @@ export class CliproxyService {
     private readonly knownBadFile = resourcePath('cliproxy-known-bad.json'),
   ) {
     this.binDir = path.join(ctx.paths.proxyDir, 'bin');
-    this.runner = new CliproxyRunner(ctx, { runDir: path.join(ctx.paths.proxyDir, 'cliproxy'), authDir: path.join(ctx.paths.proxyDir, 'auth') }, async () => (await readInstalled(this.binDir))?.path ?? null);
+    const files = { runDir: cliproxyRunDir(ctx.paths.proxyDir), authDir: path.join(ctx.paths.proxyDir, 'auth'), startingFile: cliproxyStartingFile(ctx.paths.proxyDir) };
+    this.runner = new CliproxyRunner(ctx, files, async () => (await readInstalled(this.binDir))?.path ?? null);
     this.management = new ManagementClient(async () => {
       const { port, secret } = await this.runner.credentials();
       return { port: this.runner.status().port ?? port, secret };
     });
+  }
+
+  private readonly installedListeners = new Set<() => void>();
+
+  /** Called after each successful install (the lazy start checks whether an account is waiting for the binary). */
+  onInstalled(listener: () => void): () => void {
+    this.installedListeners.add(listener);
+    return () => this.installedListeners.delete(listener);
   }
 
   /** Install progress, as the `cliproxy-install` events carry it. */
@@ -60,6 +70,7 @@ export class CliproxyService {
     return this.runner.start();
   }
 
+  /** Whether a binary is installed in proxy/bin/ (the lazy start asks before starting it). */
   async isInstalled(): Promise<boolean> {
     return (await readInstalled(this.binDir)) !== null;
   }
@@ -170,10 +181,10 @@ export class CliproxyService {
       let restarted = false;
       await this.runner.adopt();
       if (this.runner.status().state === 'running') {
-        await this.runner.stop();
-        await this.runner.start();
+        await this.runner.restart();
         restarted = true;
       }
+      for (const listener of this.installedListeners) listener();
       return { ...done, previousVersion: previous?.version ?? null, restarted };
     } finally {
       this.installing = null;

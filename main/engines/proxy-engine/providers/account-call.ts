@@ -4,6 +4,7 @@ import type { TrafficPlan } from '../traffic/plan.js';
 import { endpointFor, upstreamEndpoint, type UpstreamEndpoint } from '../traffic/upstream-endpoint.js';
 import type { AccountScan } from './account-scan.js';
 import type { AccountUpstream } from './account-upstream.js';
+import { prepareCliproxyCall } from './cliproxy/cliproxy-call.js';
 import { codexHeaders } from './codex/headers.js';
 import { CopilotTokenError } from './ghcp/copilot-token.js';
 import { copilotHeaders } from './ghcp/headers.js';
@@ -21,15 +22,19 @@ export interface AccountCallInput {
   search: string;
   now: number;
   cooldownSeconds: number;
+  /** `{config_dir}/proxy/`: where the managed CLIProxyAPI's config says its port and key. */
+  proxyDir: string;
 }
 
 /**
  * Where one attempt on an account goes and with which credentials. Codex sends the account's own
  * token; Copilot first exchanges the GitHub token for a short-lived Copilot token (cached), whose
- * answer also names the API base. A failed exchange cools the account and says why.
+ * answer also names the API base. A failed exchange cools the account and says why. agy, kiro and
+ * gemini go to the managed CLIProxyAPI with its own key.
  */
 export async function prepareAccountCall(scan: AccountScan, input: AccountCallInput): Promise<PreparedCall> {
   const { upstream, slot, plan, req } = input;
+  if (upstream.via === 'cliproxy') return prepareCliproxyCall(input.proxyDir, upstream, plan, req, input.search);
   const account = upstream.accounts[slot]!;
   if (upstream.name === 'codex') {
     return { ok: true, headers: codexHeaders(account, plan.sessionKey, req.headers), endpoint: upstreamEndpoint(upstream, plan.upstreamPath, '') };

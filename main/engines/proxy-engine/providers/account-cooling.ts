@@ -19,6 +19,8 @@ export interface CoolingAccount {
 export function coolingAccounts(upstreams: readonly AccountUpstream[], now: number): CoolingAccount[] {
   const rows = new Map<string, { row: CoolingAccount; until: number }>();
   for (const upstream of upstreams) {
+    // The binary rests its own accounts; the engine knows only the binary, not which account.
+    if (upstream.via === 'cliproxy') continue;
     upstream.accounts.forEach((account, slot) => {
       const until = upstream.pool.cooledUntil(slot);
       if (until <= now) return;

@@ -6,6 +6,7 @@ import { overrideOrigin, type OriginOverrides } from '../../../infra/origin-over
 import type { ProxyConfig } from '../config.js';
 import { KeyPool } from '../traffic/key-pool.js';
 import type { AccountProvider, AccountRef, AccountUpstream } from './account-upstream.js';
+import { parseCliproxyAccount, type CliproxyProvider } from './cliproxy/auth-file.js';
 import { parseCodexAccount } from './codex/auth-file.js';
 import { parseCopilotAccount } from './ghcp/auth-file.js';
 import { COPILOT_API_URL, CopilotTokens } from './ghcp/copilot-token.js';
@@ -15,6 +16,9 @@ export const CODEX_BASE_URL = 'https://chatgpt.com/backend-api/codex';
 
 /** The auth files are looked at again at most this often: sign-ins, refreshes and pauses show within a second. */
 const RESCAN_MS = 1000;
+
+/** The one key of a CLIProxyAPI upstream's pool: a name, never sent (the real key is read per call). */
+const CLIPROXY_SLOT = 'cliproxy';
 
 export interface AccountScanContext {
   authDir: string;
@@ -64,7 +68,7 @@ export class AccountScan {
       const account = await readAccount(path.join(this.ctx.authDir, f.name));
       if (account) found.push(account);
     }
-    const byProvider = (p: AccountProvider) => found.filter((a) => a.provider === p).map((a) => a.ref);
+    const byProvider = (p: AccountProvider): AccountRef[] => found.filter((a) => a.provider === p).map((a) => a.ref);
     const o = this.ctx.originOverrides;
     const codex = this.build('codex', 'responses', overrideOrigin(CODEX_BASE_URL, o), ACCOUNT_MODELS.codex.models, byProvider('codex'));
     // Copilot: one account list, two upstreams by wire format (Claude models natively).
@@ -76,7 +80,21 @@ export class AccountScan {
       ...codex,
       ...this.build('ghcp', 'anthropic', copilotBase, claude, ghcp),
       ...this.build('ghcp', 'openai', copilotBase, others, ghcp),
+      ...(['agy', 'kiro', 'gemini'] as const).flatMap((p) => this.viaCliproxy(p, byProvider(p).length)),
     ];
+  }
+
+  /**
+   * agy, kiro and gemini go to the managed CLIProxyAPI in Anthropic format: one upstream per
+   * provider with one slot, the binary (it rotates between the accounts itself). Its address is
+   * read per call, so the base URL here is only a placeholder.
+   */
+  private viaCliproxy(provider: CliproxyProvider, accounts: number): AccountUpstream[] {
+    if (this.ctx.config.providers[provider]?.enabled === false || accounts === 0) return [];
+    const previous = this.upstreams.find((u) => u.name === provider);
+    const pool = previous?.pool ?? new KeyPool([CLIPROXY_SLOT], this.ctx.config.routing.account_strategy);
+    const binary: AccountRef = { file: '', email: 'CLIProxyAPI', token: '' };
+    return [{ kind: 'account', via: 'cliproxy', name: provider, format: 'anthropic', base_url: 'http://127.0.0.1', models: [...ACCOUNT_MODELS[provider].models], api_key: [CLIPROXY_SLOT], accounts: [binary], pool }];
   }
 
   private build(provider: AccountProvider, format: AccountUpstream['format'], baseUrl: string, models: readonly string[], accounts: AccountRef[]): AccountUpstream[] {
@@ -145,5 +163,5 @@ async function readAccount(file: string): Promise<Found | undefined> {
   if (codex) return { provider: 'codex', ref: { ...codex, priority } };
   const ghcp = parseCopilotAccount(name, o);
   if (ghcp) return { provider: 'ghcp', ref: { ...ghcp, priority } };
-  return undefined;
+  return parseCliproxyAccount(name, o);
 }

@@ -1,5 +1,6 @@
 import type { Upstream } from '../config.js';
 import type { KeyPool } from '../traffic/key-pool.js';
+import type { CliproxyProvider } from './cliproxy/auth-file.js';
 
 /**
  * A subscription provider's signed-in accounts as one upstream: each account is a slot of its key
@@ -24,9 +25,15 @@ export interface AccountUpstream {
   accounts: AccountRef[];
   /** The accounts' pool, kept across re-reads of the auth files so cooldowns survive them. */
   pool: KeyPool;
+  /**
+   * `cliproxy`: the provider is served by the managed CLIProxyAPI binary (agy, kiro, gemini). The
+   * upstream then has one slot, the binary, which rotates between the accounts itself; its
+   * address and key are read at call time (providers/cliproxy/target.ts).
+   */
+  via?: 'cliproxy';
 }
 
-export type AccountProvider = 'codex' | 'ghcp';
+export type AccountProvider = 'codex' | 'ghcp' | CliproxyProvider;
 
 /** One signed-in account, as read from its auth file. */
 export interface AccountRef {

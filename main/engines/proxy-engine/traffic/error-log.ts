@@ -34,6 +34,8 @@ export class RequestRecord {
   keyIndex: number | null = null;
   /** The subscription account that served (its e-mail), for account upstreams. */
   account: string | null = null;
+  /** `cliproxy` when the managed CLIProxyAPI served it (agy, kiro, gemini). */
+  via: 'cliproxy' | null = null;
   session: string | null = null;
   /** When the first byte of a stream went to the client. */
   firstByteAt: number | null = null;

@@ -28,6 +28,7 @@ export function finishRequest(ctx: EngineContext, record: RequestRecord, pathnam
     upstream: record.upstream,
     keyIndex: record.keyIndex,
     ...(record.account !== null ? { account: cut(record.account, SHORT) } : {}),
+    ...(record.via !== null ? { via: record.via } : {}),
     status: record.streamFailedStatus ?? record.status,
     outcome,
     latencyMs: Math.max(0, ctx.now() - record.startedAt),

@@ -1,4 +1,5 @@
 import type http from 'node:http';
+import path from 'node:path';
 import { parseErrorBody, toAnthropicError, toOpenAIError } from '../../translate/index.js';
 import { clientErrorBody, sendJson, type ClientFormat } from '../client-errors.js';
 import type { EngineContext } from '../context.js';
@@ -19,6 +20,7 @@ import { isAccountUpstream } from '../providers/account-upstream.js';
 import { prepareAccountCall } from '../providers/account-call.js';
 import { trafficState } from './state.js';
 import { accountRefusal } from '../providers/account-refusal.js';
+import { callCliproxy, cliproxyKeyRefused } from '../providers/cliproxy/cliproxy-call.js';
 
 /** Non-streaming upstream bodies beyond this are refused (no real completion comes close). */
 const MAX_UPSTREAM_BODY = 64 * 1024 * 1024;
@@ -65,15 +67,18 @@ export async function forward(ctx: EngineContext, call: ForwardCall, attempts: A
       return;
     }
     const key = pool.key(slot);
-    const account = isAccountUpstream(upstream) ? upstream.accounts[slot] : undefined;
+    const viaCliproxy = isAccountUpstream(upstream) && upstream.via === 'cliproxy';
+    // Through CLIProxyAPI the binary picks the account; the engine knows only the binary.
+    const account = isAccountUpstream(upstream) && !viaCliproxy ? upstream.accounts[slot] : undefined;
+    call.record.via = viaCliproxy ? 'cliproxy' : null;
     call.record.upstream = upstream.name;
-    call.record.keyIndex = key ? slot : null;
+    call.record.keyIndex = key && !viaCliproxy ? slot : null;
     call.record.account = account?.email ?? null;
     call.record.modelSent = call.upstreamModel;
     let endpoint: UpstreamEndpoint;
     let headers: Record<string, string>;
     if (isAccountUpstream(upstream)) {
-      const prepared = await prepareAccountCall(trafficState(ctx).accounts, { upstream, slot, plan, req: call.req, request: call.request, search: call.search, now: ctx.now(), cooldownSeconds: ctx.config.routing.cooldown_seconds });
+      const prepared = await prepareAccountCall(trafficState(ctx).accounts, { upstream, slot, plan, req: call.req, request: call.request, search: call.search, now: ctx.now(), cooldownSeconds: ctx.config.routing.cooldown_seconds, proxyDir: path.dirname(ctx.configPath) });
       if (!prepared.ok) {
         last = { status: prepared.status, message: prepared.message };
         continue;
@@ -86,14 +91,15 @@ export async function forward(ctx: EngineContext, call: ForwardCall, attempts: A
     const log = call.record.addAttempt({
       timestamp: ctx.now(),
       upstream: upstream.name,
-      keyLabel: account ? `account ${account.email}` : key ? `key ${slot + 1} of ${pool.keys.length}` : 'no key',
+      keyLabel: account ? `account ${account.email}` : viaCliproxy ? 'CLIProxyAPI' : key ? `key ${slot + 1} of ${pool.keys.length}` : 'no key',
       url: endpoint.href,
       headers,
       body: plan.body,
     });
     let res: UpstreamResponse;
     try {
-      res = await callUpstream({ endpoint, headers, body: plan.body }, call.hangup, timeouts);
+      const target = { endpoint, headers, body: plan.body };
+      res = await (viaCliproxy ? callCliproxy(path.dirname(ctx.configPath), upstream.name, target, call.hangup, timeouts, ctx.now) : callUpstream(target, call.hangup, timeouts));
     } catch (err) {
       if (call.hangup.gone) return;
       const failure = err instanceof UpstreamFailure ? err : new UpstreamFailure(String(err), 502);
@@ -107,7 +113,12 @@ export async function forward(ctx: EngineContext, call: ForwardCall, attempts: A
       const text = await collectBody(res, timeouts.firstByteMs, 1024 * 1024).then(String, (e: Error) => `<body unreadable: ${e.message}>`);
       call.hangup.onGone(undefined);
       log.responseBody = text;
-      if (isAccountUpstream(upstream)) {
+      const keyRefused = viaCliproxy ? cliproxyKeyRefused(log.status, text) : undefined;
+      if (keyRefused) {
+        last = { status: 502, message: keyRefused };
+        break;
+      }
+      if (isAccountUpstream(upstream) && !viaCliproxy) {
         if (log.status === 401 && upstream.name === 'ghcp') trafficState(ctx).accounts.copilotTokens.drop(upstream.accounts[slot]!.token);
         const refusal = accountRefusal(upstream, slot, log.status, text, ctx.now(), ctx.config.routing.cooldown_seconds);
         last = { status: refusal.status, message: refusal.message };
@@ -127,7 +138,7 @@ export async function forward(ctx: EngineContext, call: ForwardCall, attempts: A
     // A quota answer inside the backend's 200 stream cools the account like a 429 would.
     if (ended && isAccountUpstream(upstream) && ended.status === 429) accountRefusal(upstream, slot, 429, JSON.stringify({ error: { message: ended.message } }), ctx.now(), ctx.config.routing.cooldown_seconds);
     // The session stays on the account that served it (prompt caches live per account).
-    if (done === 'sent' && isAccountUpstream(upstream) && call.record.session && ctx.config.routing.session_affinity) {
+    if (done === 'sent' && isAccountUpstream(upstream) && !viaCliproxy && call.record.session && ctx.config.routing.session_affinity) {
       trafficState(ctx).affinity.remember(call.record.session, upstream, slot, ctx.now());
     }
     if (done === 'sent' || done === 'aborted') return;

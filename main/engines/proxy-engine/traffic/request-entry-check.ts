@@ -32,7 +32,9 @@ export function readLogEntry(value: unknown): RequestLogEntry | null {
     tokens !== undefined &&
     isTextOrNull(v.session) &&
     isTextOrNull(v.error) &&
-    isTextOrNull(v.errorLog);
+    isTextOrNull(v.errorLog) &&
+    (v.account === undefined || isTextOrNull(v.account)) &&
+    (v.via === undefined || v.via === 'cliproxy');
   if (!ok) return null;
   // Only the known fields, so nothing else a line carries reaches an answer.
   return {
@@ -45,6 +47,8 @@ export function readLogEntry(value: unknown): RequestLogEntry | null {
     modelSent: v.modelSent as string | null,
     upstream: v.upstream as string | null,
     keyIndex: v.keyIndex as number | null,
+    ...(typeof v.account === 'string' ? { account: v.account } : {}),
+    ...(v.via === 'cliproxy' ? { via: 'cliproxy' as const } : {}),
     status: v.status as number,
     outcome: v.outcome as RequestOutcome,
     latencyMs: v.latencyMs as number,

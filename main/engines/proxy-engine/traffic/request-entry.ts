@@ -40,6 +40,8 @@ export interface RequestLogEntry {
   keyIndex: number | null;
   /** The subscription account that served (its e-mail); absent for API-key upstreams. */
   account?: string | null;
+  /** `cliproxy`: forwarded to the managed CLIProxyAPI, which chose the account (agy, kiro, gemini). */
+  via?: 'cliproxy';
   /** What the client got; for a stream that failed after its 200, the status its error frame carried. */
   status: number;
   outcome: RequestOutcome;

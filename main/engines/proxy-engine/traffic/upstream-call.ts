@@ -19,7 +19,9 @@ export interface Timeouts {
 export class UpstreamFailure extends Error {
   constructor(
     message: string,
-    readonly status: 502 | 504,
+    readonly status: 502 | 503 | 504,
+    /** The socket error's code (`ECONNREFUSED`, …) when there was one: the CLIProxyAPI forwarder waits out a refusal. */
+    readonly code?: string,
   ) {
     super(message);
   }
@@ -142,6 +144,6 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
     if ((err as { code?: string }).code === 'UND_ERR_CONNECT_TIMEOUT') return new UpstreamFailure(`Could not connect to ${host} within ${this.timeouts.connectMs} ms`, 504);
     if (closedByUpstream(err)) return new UpstreamFailure(`Upstream ${host} closed the connection without answering`, 502);
     if (err.name === 'HTTPParserError') return new UpstreamFailure(`Upstream ${host} answered with something that is not HTTP: ${err.message}`, 502);
-    return new UpstreamFailure(`Upstream ${host} unreachable: ${err.message}`, 502);
+    return new UpstreamFailure(`Upstream ${host} unreachable: ${err.message}`, 502, (err as { code?: string }).code);
   }
 }

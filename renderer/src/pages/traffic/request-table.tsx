@@ -89,7 +89,16 @@ function Row(props: { entry: RequestEntry }) {
       <td class="num">{formatMs(e.ttfbMs)}</td>
       <td class="nowrap">
         {e.upstream ?? '—'}
-        {e.account ? <span class="muted"> · {e.account}</span> : e.keyIndex != null ? <span class="muted"> · key {e.keyIndex + 1}</span> : null}
+        {e.via === 'cliproxy' ? (
+          <span class="muted" data-testid="traffic-via" title="Forwarded to the managed CLIProxyAPI, which chose the account">
+            {' '}
+            · via CLIProxyAPI
+          </span>
+        ) : e.account ? (
+          <span class="muted"> · {e.account}</span>
+        ) : e.keyIndex != null ? (
+          <span class="muted"> · key {e.keyIndex + 1}</span>
+        ) : null}
       </td>
       <td>
         <span class="tag">{e.format}</span>
