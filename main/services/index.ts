@@ -60,8 +60,11 @@ export async function createServices(ctx: ServiceContext, prebuilt: { usage?: Us
     onApiKeyChange: (oldKey, newKey) => area.followApiKey(oldKey, newKey),
   });
   await tokens.init();
+  const cliproxy = new CliproxyService(ctx);
   // Every proxy start re-syncs proxy/config.yaml with the tokens (recreating it if deleted).
   proxy = new ProxyService(ctx, {
+    // The managed binary follows the routing settings of proxy/config.yaml (hot-reloaded, issue 31.4).
+    onConfigWritten: () => cliproxy.syncRouting(),
     prepareConfig: () => tokens.init(),
     // The address change rewrites the profiles that hold the key: one key step with the token changes.
     onAddressChange: (from, to) => tokens.serialized(() => area.followAddress(from, to)),
@@ -87,7 +90,7 @@ export async function createServices(ctx: ServiceContext, prebuilt: { usage?: Us
     profiles: area.profiles,
     claudeCode: area.claudeCode,
     providers: new ProvidersService(ctx, { store, profiles: area.profiles, proxy, apiKey: async () => (await tokens.effective()).apiKey }),
-    cliproxy: new CliproxyService(ctx),
+    cliproxy,
     modelSuggestions: () =>
       modelSuggestions({
         proxy: async () => (running.isRunning() ? (await running.models()).models.map((m) => m.id) : []),

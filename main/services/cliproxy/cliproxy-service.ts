@@ -7,6 +7,7 @@ import { compareVersions, type CliproxyBackend } from './backends.js';
 import { installCliproxy, isKnownBad, readInstalled, type InstalledBinary } from './installer.js';
 import { fetchRelease } from './release-feed.js';
 import { CliproxyRunner } from './cliproxy-runner.js';
+import { accountRoutingOf, applyBinaryRouting, readProxyConfigText } from './binary-config.js';
 
 export interface CliproxyStatus {
   installed: boolean;
@@ -40,7 +41,21 @@ export class CliproxyService {
     private readonly knownBadFile = resourcePath('cliproxy-known-bad.json'),
   ) {
     this.binDir = path.join(ctx.paths.proxyDir, 'bin');
-    this.runner = new CliproxyRunner(ctx, { runDir: path.join(ctx.paths.proxyDir, 'cliproxy'), authDir: path.join(ctx.paths.proxyDir, 'auth') }, async () => (await readInstalled(this.binDir))?.path ?? null);
+    this.runner = new CliproxyRunner(
+      ctx,
+      { runDir: path.join(ctx.paths.proxyDir, 'cliproxy'), authDir: path.join(ctx.paths.proxyDir, 'auth') },
+      async () => (await readInstalled(this.binDir))?.path ?? null,
+      (configFile) => this.syncRouting(configFile),
+    );
+  }
+
+  /**
+   * Copies proxy/config.yaml's `routing.account_strategy` and `routing.session_affinity` into the
+   * binary's generated config (binary-config.ts). Called before each start and after every write
+   * of proxy/config.yaml through the API; a running binary hot-reloads it. True when rewritten.
+   */
+  async syncRouting(configFile = path.join(this.ctx.paths.proxyDir, 'cliproxy', 'config.yaml')): Promise<boolean> {
+    return applyBinaryRouting(configFile, accountRoutingOf(await readProxyConfigText(this.ctx.paths.proxyConfig)));
   }
 
   /** Install progress, as the `cliproxy-install` events carry it. */
