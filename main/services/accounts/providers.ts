@@ -50,9 +50,11 @@ export const PROVIDERS: Record<AccountProvider, ProviderInfo> = {
     tiers: ACCOUNT_MODELS.ghcp.tiers,
     models: [...ACCOUNT_MODELS.ghcp.models],
   },
-  agy: { type: 'antigravity', label: 'Antigravity', native: false, unavailable: LATER, models: [] },
-  gemini: { type: 'gemini', label: 'Gemini CLI / Code Assist', native: false, unavailable: GEMINI_RETIRED, models: [] },
-  kiro: { type: 'kiro', label: 'Kiro', native: false, unavailable: `${LATER}; import the Kiro IDE's sign-in instead`, models: [] },
+  // Served through the managed CLIProxyAPI: the tiers and lists of infra/account-models.ts, so
+  // "Use with Claude Code" and the account's model line work as for codex and ghcp (issue 31.3).
+  agy: { type: 'antigravity', label: 'Antigravity', native: false, unavailable: LATER, tiers: ACCOUNT_MODELS.agy.tiers, models: [...ACCOUNT_MODELS.agy.models] },
+  gemini: { type: 'gemini', label: 'Gemini CLI / Code Assist', native: false, unavailable: GEMINI_RETIRED, tiers: ACCOUNT_MODELS.gemini.tiers, models: [...ACCOUNT_MODELS.gemini.models] },
+  kiro: { type: 'kiro', label: 'Kiro', native: false, unavailable: `${LATER}; import the Kiro IDE's sign-in instead`, tiers: ACCOUNT_MODELS.kiro.tiers, models: [...ACCOUNT_MODELS.kiro.models] },
   iflow: { type: 'iflow', label: 'iFlow (discontinued)', native: false, unavailable: 'iFlow shut down on 2026-04-17; existing files are listed, no sign-in', models: [] },
 };
 
