@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { api } from '../../api.js';
 import type { CliproxyStatus } from '../../api-types.js';
 import { ErrorNotice, Loading } from '../../components/notice.js';
@@ -17,7 +17,12 @@ type Backend = CliproxyStatus['backend'];
  * Uninstall. The binary serves the agy, kiro and gemini accounts; codex and ghcp never need it.
  */
 export function CliproxyCard() {
-  const status = useResource(api.cliproxyStatus, []);
+  const force = useRef(false);
+  const status = useResource(() => {
+    const forced = force.current;
+    force.current = false;
+    return api.cliproxyStatus(forced);
+  }, []);
   const [chosen, setChosen] = useState<Backend | null>(null);
   const act = useAction(async (what: 'start' | 'stop' | 'uninstall') => {
     if (what === 'start') await api.cliproxyStart();
@@ -63,7 +68,13 @@ export function CliproxyCard() {
                 <button type="button" class="btn" disabled={act.busy} onClick={() => void act.run('start')}>Start</button>
               )}
               <button type="button" class="btn btn-danger" disabled={act.busy} onClick={() => void act.run('uninstall')}>Uninstall</button>
-              <button type="button" class="btn btn-quiet" disabled={status.loading} onClick={() => void status.reload()}>Check for updates</button>
+              <button type="button" class="btn btn-quiet" disabled={status.loading} onClick={() => {
+                  force.current = true;
+                  void status.reload();
+                }}
+              >
+                Check for updates
+              </button>
             </div>
           ) : null}
         </>
