@@ -12,6 +12,7 @@ import {
   cliproxyPinResponse,
   cliproxyRunResponse,
   cliproxyStopResponse,
+  cliproxyStatusQuery,
   cliproxyStatusResponse,
   cliproxyUninstallResponse,
 } from './schemas/cliproxy.js';
@@ -25,9 +26,10 @@ export function createCliproxyRouter({ services, registry }: RouterDeps): Router
   route({
     method: 'get',
     path: '/api/proxy/cliproxy',
-    summary: 'Installed CLIProxyAPI binary, pin, latest release, known-bad list, running state',
+    summary: 'Installed CLIProxyAPI binary, pin, latest release (1 h cache, ?force=true skips it), known-bad list, running state',
+    query: cliproxyStatusQuery,
     response: cliproxyStatusResponse,
-    handler: () => cliproxy.status({ checkLatest: true }),
+    handler: ({ query }) => cliproxy.status({ checkLatest: true, force: query.force === 'true' }),
   });
 
   route({

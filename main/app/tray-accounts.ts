@@ -27,8 +27,12 @@ export function accountItems(accounts: TrayAccount[] | null | undefined): TrayMe
   return [{ type: 'submenu', label: title, enabled: true, items: [...lines, { type: 'separator' }, signIn] }];
 }
 
-/** `codex · me@x.com (plus) · active`; an error adds its reason. */
+/**
+ * `codex · me@x.com (plus) · active`; an error adds its reason. The accounts CLIProxyAPI serves
+ * (agy, kiro, gemini) read the same way; iflow's service shut down, so its files say so.
+ */
 export function accountLine(a: TrayAccount): string {
+  if (a.provider === 'iflow') return `${a.provider} · ${a.label} · discontinued`;
   const base = `${a.provider} · ${a.label} · ${a.status}`;
   if (a.status !== 'error' || !a.lastError) return base;
   const reason = a.lastError.split('\n')[0]!;

@@ -63,8 +63,11 @@ export async function createServices(ctx: ServiceContext, prebuilt: { usage?: Us
     onApiKeyChange: (oldKey, newKey) => area.followApiKey(oldKey, newKey),
   });
   await tokens.init();
+  const cliproxy = new CliproxyService(ctx);
   // Every proxy start re-syncs proxy/config.yaml with the tokens (recreating it if deleted).
   proxy = new ProxyService(ctx, {
+    // The managed binary follows the routing settings of proxy/config.yaml (hot-reloaded, issue 31.4).
+    onConfigWritten: () => cliproxy.syncRouting(),
     prepareConfig: () => tokens.init(),
     // The address change rewrites the profiles that hold the key: one key step with the token changes.
     onAddressChange: (from, to) => tokens.serialized(() => area.followAddress(from, to)),
@@ -72,7 +75,6 @@ export async function createServices(ctx: ServiceContext, prebuilt: { usage?: Us
   });
   const usage = prebuilt.usage ?? new UsageService(ctx);
   const running = proxy;
-  const cliproxy = new CliproxyService(ctx);
   const providerAccounts = new ProviderAccountsService(ctx, {
     onFirstAccount: async (provider) => void (await createAccountProfile(provider, { settings: settingsServices.settings, profiles: area.profiles })),
     engine: () => running.control.managementEndpoint(),

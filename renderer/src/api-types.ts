@@ -17,6 +17,15 @@ import type {
   bridgeStatusResponse,
   bridgeStopResponse,
 } from '../../main/api/schemas/bridge.js';
+import type {
+  cliproxyInstallBody,
+  cliproxyInstallResponse,
+  cliproxyPinResponse,
+  cliproxyRunResponse,
+  cliproxyStatusResponse,
+  cliproxyStopResponse,
+  cliproxyUninstallResponse,
+} from '../../main/api/schemas/cliproxy.js';
 import type { upstreamFormBody, upstreamFormResponse, upstreamHealthResponse } from '../../main/api/schemas/upstreams.js';
 import type { addProviderBody, addProviderResponse, catalogResponse, connectionResult, testProviderBody } from '../../main/api/schemas/providers.js';
 import type { presetDeletedResponse, presetResponse, presetsResponse } from '../../main/api/schemas/presets.js';
@@ -221,3 +230,11 @@ export type UpstreamHealthList = Body<typeof upstreamHealthResponse>;
 export type UpstreamHealth = UpstreamHealthList['upstreams'][number];
 export type UpstreamFormInput = z.input<typeof upstreamFormBody>;
 export type UpstreamsSaved = Body<typeof upstreamFormResponse>;
+/** The managed CLIProxyAPI binary (decisions §4.1, issue 31). */
+export type CliproxyStatus = Body<typeof cliproxyStatusResponse>;
+export type CliproxyInstallInput = z.input<typeof cliproxyInstallBody>;
+export type CliproxyInstalled = Body<typeof cliproxyInstallResponse>;
+export type CliproxyPinned = Body<typeof cliproxyPinResponse>;
+export type CliproxyRun = Body<typeof cliproxyRunResponse>;
+export type CliproxyStopped = Body<typeof cliproxyStopResponse>;
+export type CliproxyRemoved = Body<typeof cliproxyUninstallResponse>;

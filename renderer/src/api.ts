@@ -163,6 +163,14 @@ export const api = {
     json<T.AccountAnswer>('PUT', `/api/accounts/${enc(provider)}/${enc(accountId)}/priority`, { priority }),
   removeAccount: (provider: string, accountId: string) => json<T.AccountRemoved>('DELETE', `/api/accounts/${enc(provider)}/${enc(accountId)}`),
 
+  /** `force`: "Check for updates" skips the server's hour-old answer of the release feed. */
+  cliproxyStatus: (force = false) => json<T.CliproxyStatus>('GET', '/api/proxy/cliproxy', undefined, force ? { force: 'true' } : undefined),
+  cliproxyInstall: (body: T.CliproxyInstallInput) => json<T.CliproxyInstalled>('POST', '/api/proxy/cliproxy/install', body),
+  cliproxyPin: (version: string | null) => json<T.CliproxyPinned>('PUT', '/api/proxy/cliproxy/pin', { version }),
+  cliproxyStart: () => json<T.CliproxyRun>('POST', '/api/proxy/cliproxy/start'),
+  cliproxyStop: () => json<T.CliproxyStopped>('POST', '/api/proxy/cliproxy/stop'),
+  cliproxyUninstall: () => json<T.CliproxyRemoved>('DELETE', '/api/proxy/cliproxy'),
+
   bridgeStatus: () => json<T.BridgeStatus>('GET', '/api/bridge/status'),
   bridgeAutoDetect: () => json<T.BridgeSignedIn>('POST', '/api/bridge/auth/auto-detect'),
   bridgeImport: (accessToken: string, machineId: string) =>

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +13,10 @@ export interface FakeRelease {
   badChecksum?: boolean;
   /** Send only this many bytes of the archive, then cut the connection. */
   cutAfter?: number;
+  /** Send this many bytes of the archive, then hold the rest until the feed's `resume()` (a visible mid-download state). */
+  pauseAfter?: number;
+  /** Add a file of this many random bytes to the archive, so a download has a size to show progress of. */
+  padBytes?: number;
 }
 
 /**
@@ -27,7 +31,8 @@ export interface FakeProduct {
 }
 
 export async function startFakeReleaseFeed(opts: FakeProduct & { workDir: string; extra?: FakeProduct[] }) {
-  const handlers = await Promise.all([opts, ...(opts.extra ?? [])].map((p) => productHandler(opts.workDir, p)));
+  const gate = new Gate();
+  const handlers = await Promise.all([opts, ...(opts.extra ?? [])].map((p) => productHandler(opts.workDir, p, gate)));
   const requests: string[] = [];
   const server = http.createServer((req, res) => {
     requests.push(req.url ?? '');
@@ -40,11 +45,30 @@ export async function startFakeReleaseFeed(opts: FakeProduct & { workDir: string
     requests,
     overrides: { 'https://api.github.com': origin, 'https://github.com': origin },
     setLatest: (v: string) => handlers[0]?.setLatest(v),
+    /** Resolves once a paused download has sent its first part. */
+    paused: () => gate.reached,
+    /** Lets a paused download send the rest. */
+    resume: () => gate.open(),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
 
-async function productHandler(workDir: string, opts: FakeProduct) {
+/** One hold point for paused downloads: `reached` when a download waits, `open()` lets it go on. */
+class Gate {
+  private onReached!: () => void;
+  readonly reached = new Promise<void>((resolve) => (this.onReached = resolve));
+  private onOpen!: () => void;
+  private readonly opened = new Promise<void>((resolve) => (this.onOpen = resolve));
+  hold(): Promise<void> {
+    this.onReached();
+    return this.opened;
+  }
+  open(): void {
+    this.onOpen();
+  }
+}
+
+async function productHandler(workDir: string, opts: FakeProduct, gate: Gate) {
   const files = new Map<string, Buffer>();
   const byVersion = new Map<string, FakeRelease>();
   const arch = process.arch === 'arm64' ? 'aarch64' : 'amd64';
@@ -54,8 +78,9 @@ async function productHandler(workDir: string, opts: FakeProduct) {
     const src = path.join(workDir, `src-${rel.version}`);
     await fs.mkdir(src, { recursive: true });
     await fs.writeFile(path.join(src, opts.executable), rel.script, { mode: 0o755 });
+    if (rel.padBytes) await fs.writeFile(path.join(src, 'README.pad'), randomBytes(rel.padBytes));
     const archive = path.join(workDir, assetOf(rel.version));
-    await tar.c({ gzip: true, file: archive, cwd: src }, [opts.executable]);
+    await tar.c({ gzip: true, file: archive, cwd: src }, rel.padBytes ? [opts.executable, 'README.pad'] : [opts.executable]);
     const data = await fs.readFile(archive);
     files.set(`v${rel.version}/${assetOf(rel.version)}`, data);
     const sum = rel.badChecksum ? 'f'.repeat(64) : createHash('sha256').update(data).digest('hex');
@@ -81,6 +106,11 @@ async function productHandler(workDir: string, opts: FakeProduct) {
     if (rel?.cutAfter !== undefined && !key.endsWith('checksums.txt')) {
       res.write(body.subarray(0, rel.cutAfter));
       setImmediate(() => res.socket?.destroy());
+      return true;
+    }
+    if (rel?.pauseAfter !== undefined && !key.endsWith('checksums.txt')) {
+      res.write(body.subarray(0, rel.pauseAfter));
+      void gate.hold().then(() => res.end(body.subarray(rel.pauseAfter)));
       return true;
     }
     res.end(body);

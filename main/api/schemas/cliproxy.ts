@@ -3,6 +3,8 @@ import { z } from 'zod';
 const backend = z.enum(['original', 'plus']);
 const version = z.string().regex(/^v?\d+\.\d+\.\d+(-\d+)?$/, 'a version like 6.9.45 or 7.1.45-1');
 
+export const cliproxyStatusQuery = z.object({ force: z.enum(['true', 'false']).optional() });
+
 export const cliproxyStatusResponse = z.object({
   installed: z.boolean(),
   backend,

@@ -50,8 +50,10 @@ export const PROVIDERS: Record<AccountProvider, ProviderInfo> = {
     tiers: ACCOUNT_MODELS.ghcp.tiers,
     models: [...ACCOUNT_MODELS.ghcp.models],
   },
-  agy: { type: 'antigravity', label: 'Antigravity', native: false, unavailable: LATER, models: [] },
-  gemini: { type: 'gemini', label: 'Gemini CLI / Code Assist', native: false, unavailable: GEMINI_RETIRED, models: [] },
+  // Served through the managed CLIProxyAPI: the tiers and lists of infra/account-models.ts, so
+  // "Use with Claude Code" and the account's model line work as for codex and ghcp (issue 31.3).
+  agy: { type: 'antigravity', label: 'Antigravity', native: false, unavailable: LATER, tiers: ACCOUNT_MODELS.agy.tiers, models: [...ACCOUNT_MODELS.agy.models] },
+  gemini: { type: 'gemini', label: 'Gemini CLI / Code Assist', native: false, unavailable: GEMINI_RETIRED, tiers: ACCOUNT_MODELS.gemini.tiers, models: [...ACCOUNT_MODELS.gemini.models] },
   // Signs in through the managed CLIProxyAPI's management routes (AWS Builder ID device code or IAM
   // Identity Center); the binary then owns the file's refresh. The IDE's token file imports natively.
   kiro: {

@@ -31,6 +31,8 @@ export class CliproxyRunner {
     ctx: ServiceContext,
     private readonly files: RunnerFiles,
     binary: () => Promise<string | null>,
+    /** Brings settings-driven keys into the generated config before each start (binary-config.ts). */
+    prepareConfig: (configFile: string) => Promise<unknown> = async () => undefined,
   ) {
     this.configFile = path.join(files.runDir, 'config.yaml');
     this.store = new CredentialsStore(files.runDir, this.configFile);
@@ -41,6 +43,7 @@ export class CliproxyRunner {
         const exe = await binary();
         if (!exe) throw new Error('CLIProxyAPI is not installed');
         await this.writeConfig(await this.store.read());
+        await prepareConfig(this.configFile);
         return { command: exe, args: ['-config', this.configFile], env: { WRITABLE_PATH: files.runDir }, cwd: files.runDir, outputFile: path.join(files.runDir, 'output.log') };
       },
       isHealthy: (port) => isHttpOk(`http://127.0.0.1:${port}/`, 5_000),

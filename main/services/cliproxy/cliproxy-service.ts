@@ -6,9 +6,10 @@ import { setIn } from '../app-config/store.js';
 import type { ServiceContext } from '../context.js';
 import { compareVersions, type CliproxyBackend } from './backends.js';
 import { installCliproxy, isKnownBad, readInstalled, type InstalledBinary } from './installer.js';
-import { fetchRelease } from './release-feed.js';
+import { fetchRelease, type Overrides } from './release-feed.js';
 import { CliproxyRunner } from './cliproxy-runner.js';
 import { ManagementClient } from './management-client.js';
+import { accountRoutingOf, applyBinaryRouting, readProxyConfigText } from './binary-config.js';
 
 export interface CliproxyStatus {
   installed: boolean;
@@ -45,11 +46,20 @@ export class CliproxyService {
   ) {
     this.binDir = path.join(ctx.paths.proxyDir, 'bin');
     const files = { runDir: cliproxyRunDir(ctx.paths.proxyDir), authDir: path.join(ctx.paths.proxyDir, 'auth'), startingFile: cliproxyStartingFile(ctx.paths.proxyDir) };
-    this.runner = new CliproxyRunner(ctx, files, async () => (await readInstalled(this.binDir))?.path ?? null);
+    this.runner = new CliproxyRunner(ctx, files, async () => (await readInstalled(this.binDir))?.path ?? null, (configFile) => this.syncRouting(configFile));
     this.management = new ManagementClient(async () => {
       const { port, secret } = await this.runner.credentials();
       return { port: this.runner.status().port ?? port, secret };
     });
+  }
+
+  /**
+   * Copies proxy/config.yaml's `routing.account_strategy` and `routing.session_affinity` into the
+   * binary's generated config (binary-config.ts). Called before each start and after every write
+   * of proxy/config.yaml through the API; a running binary hot-reloads it. True when rewritten.
+   */
+  async syncRouting(configFile = path.join(cliproxyRunDir(this.ctx.paths.proxyDir), 'config.yaml')): Promise<boolean> {
+    return applyBinaryRouting(configFile, accountRoutingOf(await readProxyConfigText(this.ctx.paths.proxyConfig)));
   }
 
   private readonly installedListeners = new Set<() => void>();
@@ -100,7 +110,8 @@ export class CliproxyService {
     }
   }
 
-  async status(opts: { checkLatest?: boolean } = {}): Promise<CliproxyStatus> {
+  /** `force`: ask the feed even when its answer of the last hour is kept (the card's "Check for updates"). */
+  async status(opts: { checkLatest?: boolean; force?: boolean } = {}): Promise<CliproxyStatus> {
     const { config } = await this.ctx.appConfig.read();
     const installed = await readInstalled(this.binDir);
     const backend = installed?.backend ?? config.proxy.cliproxy.backend;
@@ -108,10 +119,9 @@ export class CliproxyService {
     const run = this.runner.status();
     let latestVersion: string | null = null;
     if (opts.checkLatest) {
-      latestVersion = await fetchRelease(backend, null, config.network.origin_overrides).then(
-        (r) => r.version,
-        () => null, // offline: the status still answers
-      );
+      // Offline: the status still answers. Kept an hour like the update check's, so opening the
+      // dashboard does not spend GitHub's 60-an-hour anonymous API budget.
+      latestVersion = await this.latestRelease(backend, config.network.origin_overrides, opts.force ?? false).catch(() => null);
     }
     return {
       installed: installed !== null,
@@ -138,16 +148,10 @@ export class CliproxyService {
     let latest = config.proxy.cliproxy.pin;
     let error: string | undefined;
     if (!latest) {
-      const now = this.ctx.clock.now();
-      const cached = this.latestCache;
-      if (!opts.force && cached && cached.backend === installed.backend && now - cached.at < 60 * 60_000) latest = cached.version;
-      else {
-        try {
-          latest = (await fetchRelease(installed.backend, null, config.network.origin_overrides)).version;
-          this.latestCache = { backend: installed.backend, version: latest, at: now };
-        } catch (err) {
-          error = `CLIProxyAPI release feed: ${(err as Error).message}`;
-        }
+      try {
+        latest = await this.latestRelease(installed.backend, config.network.origin_overrides, opts.force ?? false);
+      } catch (err) {
+        error = `CLIProxyAPI release feed: ${(err as Error).message}`;
       }
       if (latest && isKnownBad(latest, await this.knownBad(installed.backend))) latest = null;
     }
@@ -156,6 +160,16 @@ export class CliproxyService {
   }
 
   private latestCache: { backend: CliproxyBackend; version: string; at: number } | null = null;
+
+  /** The feed's latest version for `backend`, kept an hour unless `force`. */
+  private async latestRelease(backend: CliproxyBackend, overrides: Overrides, force: boolean): Promise<string> {
+    const now = this.ctx.clock.now();
+    const cached = this.latestCache;
+    if (!force && cached && cached.backend === backend && now - cached.at < 60 * 60_000) return cached.version;
+    const version = (await fetchRelease(backend, null, overrides)).version;
+    this.latestCache = { backend, version, at: now };
+    return version;
+  }
 
   /** Installs the requested version, else the pin, else the latest release; one install at a time. */
   async install(req: InstallRequest): Promise<InstalledBinary & { previousVersion: string | null; restarted: boolean }> {

@@ -41,6 +41,8 @@ export class ProxyConfigFile {
     private readonly paths: Paths,
     private readonly clock: Clock,
     private readonly onAddressChange: AddressChangeHook = async () => [],
+    /** Told after every write (the managed CLIProxyAPI follows the routing settings); its failure is only logged. */
+    private readonly onWritten: () => Promise<unknown> = async () => undefined,
   ) {}
 
   async read(): Promise<ProxyConfigText> {
@@ -83,6 +85,7 @@ export class ProxyConfigFile {
     });
     // Outside the file's lock: the hook writes profile files, never this one.
     const updatedProfiles = from ? await this.onAddressChange(from, to) : [];
+    await this.onWritten().catch(() => undefined);
     return { ...written, updatedProfiles };
   }
 }

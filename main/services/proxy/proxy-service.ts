@@ -16,6 +16,8 @@ export interface ProxyServiceOptions extends ProxyControlOptions {
   updateFetchTimeoutMs?: number;
   /** A config.yaml PUT that moves the proxy: profiles pointing at the old address follow. */
   onAddressChange?: AddressChangeHook;
+  /** After each write of proxy/config.yaml through the API. */
+  onConfigWritten?: () => Promise<unknown>;
 }
 
 /**
@@ -38,7 +40,7 @@ export class ProxyService {
     options: ProxyServiceOptions = {},
   ) {
     this.control = new ProxyControl(ctx, options);
-    this.configFile = new ProxyConfigFile(ctx.paths, ctx.clock, options.onAddressChange);
+    this.configFile = new ProxyConfigFile(ctx.paths, ctx.clock, options.onAddressChange, options.onConfigWritten);
     this.errorLogs = new ErrorLogs(ctx.paths.proxyLogsDir);
     this.authFiles = new AuthFiles(ctx.paths.proxyAuthDir, ctx.paths.configDir);
     this.quota = new QuotaService(ctx, options.quotaHttp);

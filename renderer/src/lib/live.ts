@@ -5,8 +5,8 @@ import { useEffect, useRef, useState } from 'preact/hooks';
  * closed while it is hidden. Views that need fresh data subscribe to event names; when the
  * event stream is unavailable they fall back to a poll that also runs only while visible.
  */
-export type LiveEvent = 'proxy-state' | 'bridge-state' | 'usage-refreshed' | 'anomaly' | 'config-changed' | 'proxy-request' | 'profiles' | 'account';
-const EVENT_NAMES: LiveEvent[] = ['proxy-state', 'bridge-state', 'usage-refreshed', 'anomaly', 'config-changed', 'proxy-request', 'profiles', 'account'];
+export type LiveEvent = 'proxy-state' | 'bridge-state' | 'usage-refreshed' | 'anomaly' | 'config-changed' | 'proxy-request' | 'profiles' | 'account' | 'cliproxy-install';
+const EVENT_NAMES: LiveEvent[] = ['proxy-state', 'bridge-state', 'usage-refreshed', 'anomaly', 'config-changed', 'proxy-request', 'profiles', 'account', 'cliproxy-install'];
 
 type Listener = (name: LiveEvent, data: unknown) => void;
 const listeners = new Set<Listener>();

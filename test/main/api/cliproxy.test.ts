@@ -103,6 +103,19 @@ describe('managed CLIProxyAPI API', () => {
     await app.json('PUT', '/api/proxy/cliproxy/pin', { version: null });
   });
 
+  it("keeps the feed's latest an hour (the dashboard opens often); ?force=true asks again, another value is 400", async () => {
+    const asked = () => feed.requests.filter((u) => u.endsWith('/releases/latest')).length;
+    await app.json('GET', '/api/proxy/cliproxy?force=true');
+    const before = asked();
+    feed.setLatest('6.9.40');
+    expect((await app.json('GET', '/api/proxy/cliproxy')).body.latestVersion).toBe('6.9.45');
+    expect(asked()).toBe(before);
+    expect((await app.json('GET', '/api/proxy/cliproxy?force=true')).body.latestVersion).toBe('6.9.40');
+    feed.setLatest('6.9.45');
+    expect((await app.json('GET', '/api/proxy/cliproxy?force=true')).body.latestVersion).toBe('6.9.45');
+    expect((await app.json('GET', '/api/proxy/cliproxy?force=yes')).status).toBe(400);
+  });
+
   it('uninstalls the binary and keeps proxy/auth/', async () => {
     await fs.mkdir(path.join(app.home, 'proxy', 'auth'), { recursive: true });
     await fs.writeFile(path.join(app.home, 'proxy', 'auth', 'kiro-a.json'), '{}');

@@ -28,6 +28,27 @@ describe('accountItems', () => {
     ]);
   });
 
+  it('lists the accounts CLIProxyAPI serves like the native ones; iflow as discontinued (issue 31.3)', () => {
+    const items = accountItems([
+      { provider: 'codex', label: 'me@example.com (plus)', status: 'active' },
+      { provider: 'agy', label: 'agy@example.com', status: 'active' },
+      { provider: 'kiro', label: 'builder@example.com', status: 'paused' },
+      { provider: 'gemini', label: 'dev@example.com', status: 'expired' },
+      { provider: 'iflow', label: 'old@example.com', status: 'active' },
+    ]);
+    expect(items[0]).toMatchObject({ type: 'submenu', label: 'Accounts (1 needs attention)' });
+    const labels = items[0]?.type === 'submenu' ? items[0].items.map((i) => (i.type === 'separator' ? '---' : i.label)) : [];
+    expect(labels).toEqual([
+      'codex · me@example.com (plus) · active',
+      'agy · agy@example.com · active',
+      'kiro · builder@example.com · paused',
+      'gemini · dev@example.com · expired',
+      'iflow · old@example.com · discontinued',
+      '---',
+      'Sign in…',
+    ]);
+  });
+
   it('none signed in, unreadable, or not read at all', () => {
     const lines = (items: TrayMenuItem[]) => (items[0]?.type === 'submenu' ? items[0].items.map((i) => (i.type === 'separator' ? '---' : i.label)) : []);
     expect(lines(accountItems([]))).toEqual(['No accounts signed in', '---', 'Sign in…']);

@@ -5,9 +5,12 @@ import { StatusBadge, type StatusKind } from '../../components/status-badge.js';
 import { errorText, formatDuration, formatTime } from '../../lib/format.js';
 import { useNow } from '../../lib/live.js';
 import { usedShare } from '../../lib/quota-accounts.js';
-import { useAction } from '../../lib/use-action.js';
+import { useAction, type Action } from '../../lib/use-action.js';
 import { useResource } from '../../lib/use-resource.js';
+import { providerDisplay, servedNote, type ServedBy } from '../../lib/account-providers.js';
+import { href } from '../../lib/router.js';
 import { AccountPriority, inDrainOrder } from './account-priority.js';
+import { ProviderBadge } from './provider-badge.js';
 
 const STATUS: Record<Account['status'], [StatusKind, string]> = {
   active: ['ok', 'active'],
@@ -32,8 +35,11 @@ function AccountRow(props: { account: Account; onChange: () => void }) {
   const a = props.account;
   const now = useNow(30_000);
   const cooling = a.coolingUntil !== undefined && a.coolingUntil > now && a.status === 'active';
-  const [kind, label] = cooling ? (['warn', 'resting'] as [StatusKind, string]) : STATUS[a.status];
-  const act = useAction(async (action: 'pause' | 'resume' | 'refresh' | 'remove' | 'use') => {
+  const servedBy = providerDisplay(a.provider).servedBy;
+  const discontinued = servedBy === 'discontinued';
+  const [kind, label] = discontinued ? (['off', 'discontinued'] as [StatusKind, string]) : cooling ? (['warn', 'resting'] as [StatusKind, string]) : STATUS[a.status];
+  const note = servedNote(a.provider);
+  const act = useAction(async (action: RowAction): Promise<string | undefined> => {
     if (action === 'use') {
       // One step (issue 29.4): the account's profile goes into Claude Code's settings, and the
       // proxy it routes through is started when it is stopped.
@@ -53,7 +59,7 @@ function AccountRow(props: { account: Account; onChange: () => void }) {
   return (
     <li class="card acc-row" data-testid={`account-${a.provider}-${a.accountId}`}>
       <div class="acc-row-head">
-        <span class="acc-provider-tag">{a.provider}</span>
+        <ProviderBadge provider={a.provider} />
         <strong class="acc-label">{a.label}</strong>
         <StatusBadge kind={kind} label={label} />
       </div>
@@ -62,33 +68,60 @@ function AccountRow(props: { account: Account; onChange: () => void }) {
         {a.lastRefresh ? <span> · refreshed {formatTime(a.lastRefresh)}</span> : null}
         {a.models.length > 0 ? <span> · models {a.models.join(', ')}</span> : null}
       </p>
+      {note ? (
+        <p class={`acc-served acc-served-${servedBy}`} data-testid="account-served">
+          {note}
+          {servedBy === 'cliproxy' ? (
+            <>
+              {' '}
+              <a href={href('proxy', 'status')}>Manage CLIProxyAPI</a>
+            </>
+          ) : null}
+        </p>
+      ) : null}
       {a.lastError ? <p class="acc-error" role="alert">{a.lastError}</p> : null}
       {cooling ? (
         <p class="acc-cooling" data-testid="account-cooling" title={formatTime(a.coolingUntil)}>
           {a.coolingReason} until {clock(a.coolingUntil!)}: the next account takes its requests
         </p>
       ) : null}
-      {a.status !== 'paused' ? <QuotaBars provider={a.provider} accountId={a.accountId} /> : null}
+      {a.status !== 'paused' && !discontinued ? <QuotaBars provider={a.provider} accountId={a.accountId} /> : null}
       <ErrorNotice error={act.error} context={`${a.provider} ${a.accountId}`} onDismiss={act.clear} />
       {act.result && act.result.startsWith('Claude Code') ? (
         <Notice tone="success" onDismiss={act.clear}>
           {act.result}
         </Notice>
       ) : null}
-      <div class="actions">
-        {a.status === 'paused' ? (
-          <button type="button" class="btn btn-small" disabled={act.busy} onClick={() => void act.run('resume')}>Resume</button>
-        ) : (
-          <button type="button" class="btn btn-small" disabled={act.busy} onClick={() => void act.run('pause')}>Pause</button>
-        )}
-        <button type="button" class="btn btn-small" disabled={act.busy} onClick={() => void act.run('refresh')}>Refresh</button>
-        <button type="button" class="btn btn-small" disabled={act.busy} onClick={() => void act.run('use')} title={`Apply the ${a.provider} profile to Claude Code and start the proxy`}>
-          Use with Claude Code
-        </button>
-        <button type="button" class="btn btn-small btn-danger" disabled={act.busy} onClick={() => void act.run('remove')}>Remove</button>
-        <AccountPriority key={a.priority} account={a} onChange={props.onChange} />
-      </div>
+      <RowActions account={a} act={act} servedBy={servedBy} onChange={props.onChange} />
     </li>
+  );
+}
+
+type RowAction = 'pause' | 'resume' | 'refresh' | 'remove' | 'use';
+
+/** A discontinued provider's file can only be removed; the binary refreshes the sign-ins it serves. */
+function RowActions(props: { account: Account; act: Action<[RowAction], string | undefined>; servedBy: ServedBy; onChange: () => void }) {
+  const { account: a, act, servedBy } = props;
+  const remove = (
+    <button type="button" class="btn btn-small btn-danger" disabled={act.busy} onClick={() => void act.run('remove')}>Remove</button>
+  );
+  if (servedBy === 'discontinued') return <div class="actions">{remove}</div>;
+  return (
+    <div class="actions">
+      {a.status === 'paused' ? (
+        <button type="button" class="btn btn-small" disabled={act.busy} onClick={() => void act.run('resume')}>Resume</button>
+      ) : (
+        <button type="button" class="btn btn-small" disabled={act.busy} onClick={() => void act.run('pause')}>Pause</button>
+      )}
+      {servedBy === 'engine' ? (
+        <button type="button" class="btn btn-small" disabled={act.busy} onClick={() => void act.run('refresh')}>Refresh</button>
+      ) : null}
+      <button type="button" class="btn btn-small" disabled={act.busy} onClick={() => void act.run('use')} title={`Apply the ${a.provider} profile to Claude Code and start the proxy`}>
+        Use with Claude Code
+      </button>
+      {remove}
+      <AccountPriority key={a.priority} account={a} onChange={props.onChange} />
+    </div>
   );
 }
 

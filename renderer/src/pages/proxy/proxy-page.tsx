@@ -2,6 +2,7 @@ import { PageHeader } from '../../components/page-header.js';
 import { ProxyControl } from '../../components/proxy-control.js';
 import { href } from '../../lib/router.js';
 import { AuthFilesPanel } from './auth-files-panel.js';
+import { CliproxyCard } from './cliproxy-card.js';
 import { ErrorLogsPanel } from './error-logs-panel.js';
 import { ModelsPanel } from './models-panel.js';
 import { QuotaPanel } from './quota-panel.js';
@@ -38,6 +39,7 @@ export function ProxyPage(props: { section?: string; item?: string }) {
         <div class="grid-2">
           <ProxyControl />
           <UpdatePanel />
+          <CliproxyCard />
         </div>
       ) : null}
       {section.id === 'upstreams' ? <UpstreamsPanel /> : null}
