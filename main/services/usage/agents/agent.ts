@@ -38,6 +38,18 @@ export interface AgentLoader {
   read(file: AgentFile): AgentFileRecords;
   /** A SQLite store, read with the sqlite3 tool instead of as text (kilo); `read` is then unused. */
   readStore?(file: { path: string; mtimeMs: number }): AgentFileRecords;
+  /**
+   * The exact store paths one configured dir may hold (opencode.db, goose's sessions.db, hermes's
+   * state.db): each is checked with a stat, not found by a walk, as ccusage opens exactly those.
+   */
+  stores?(dir: string): string[];
+  /** Which of the agent's files are stores (opencode: its `.db`, not its JSON files); default: all, when `readStore` is set. */
+  isStore?(file: string): boolean;
+}
+
+/** True when `file` is read with the loader's `readStore` (a SQLite store), not as text. */
+export function readsStore(loader: AgentLoader, file: string): boolean {
+  return loader.readStore !== undefined && (loader.isStore?.(file) ?? true);
 }
 
 /** Agents ccusage reads that Switchboard does not (yet): listed by `GET /api/usage/agents` with why. */

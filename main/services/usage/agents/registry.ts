@@ -4,6 +4,8 @@ import { amp } from './amp.js';
 import { codex } from './codex.js';
 import { droid } from './droid.js';
 import { gemini } from './gemini.js';
+import { goose } from './goose.js';
+import { hermes } from './hermes.js';
 import { kilo } from './kilo.js';
 import { opencode } from './opencode.js';
 import { openclaw } from './openclaw.js';
@@ -14,7 +16,7 @@ import { qwen } from './qwen.js';
 export const CLAUDE = { id: 'claude', name: 'Claude Code', envVar: 'CLAUDE_CONFIG_DIR' } as const;
 
 /** Agents read through a loader, in ccusage's order. */
-export const LOADERS: readonly AgentLoader[] = [codex, gemini, opencode, amp, qwen, pi, openclaw, droid, kilo];
+export const LOADERS: readonly AgentLoader[] = [codex, gemini, opencode, amp, qwen, pi, openclaw, droid, kilo, goose, hermes];
 
 const LATER = 'not read by Switchboard yet: its format is described in ccusage 20.0.24 but no loader exists (docs/usage.md, "Every agent")';
 
@@ -23,8 +25,6 @@ export const UNSUPPORTED: readonly UnsupportedAgent[] = [
   { id: 'kimi', name: 'Kimi CLI', envVar: 'KIMI_DATA_DIR', defaultDirs: ['.kimi'], reason: LATER },
   { id: 'codebuff', name: 'Codebuff', envVar: 'CODEBUFF_DATA_DIR', defaultDirs: [path.join('.config', 'manicode')], reason: LATER },
   { id: 'copilot', name: 'GitHub Copilot CLI', envVar: 'COPILOT_OTEL_FILE_EXPORTER_PATH', defaultDirs: [path.join('.copilot', 'otel')], reason: LATER },
-  { id: 'goose', name: 'Goose', envVar: 'GOOSE_PATH_ROOT', defaultDirs: [path.join('.local', 'share', 'goose', 'sessions')], reason: `${LATER}; a SQLite store` },
-  { id: 'hermes', name: 'Hermes Agent', envVar: 'HERMES_HOME', defaultDirs: ['.hermes'], reason: `${LATER}; a SQLite store` },
   {
     id: 'antigravity',
     name: 'Antigravity',
