@@ -27,6 +27,8 @@ export interface AgentLoader {
   envVar: string;
   /** Default folders, relative to the home directory. */
   defaultDirs: readonly string[];
+  /** The default folder below an absolute `XDG_DATA_HOME` when that is set (opencode), instead of `defaultDirs`. */
+  xdgDataDir?: string;
   /** The folders searched below one configured dir. */
   roots(dir: string): string[];
   /** Files of this agent among those found below its roots. */

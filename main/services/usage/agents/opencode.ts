@@ -18,6 +18,7 @@ export const opencode: AgentLoader = {
   name: 'OpenCode',
   envVar: 'OPENCODE_DATA_DIR',
   defaultDirs: [path.join('.local', 'share', 'opencode')],
+  xdgDataDir: 'opencode',
   roots: (dir) => [path.join(dir, 'storage', 'message')],
   accepts: (file) => file.endsWith('.json'),
   read: readOpencode,

@@ -55,7 +55,7 @@ export function homeOf(env: NodeJS.ProcessEnv): string | null {
  * Where an agent's logs are looked for: `usage.agents.<id>.dirs` from config.yaml, else its
  * override variable (one path or a comma-separated list), else its default folders below home.
  */
-export function dirsOf(agent: { envVar: string; defaultDirs: readonly string[] }, configured: readonly string[] | undefined, env: NodeJS.ProcessEnv): string[] {
+export function dirsOf(agent: { envVar: string; defaultDirs: readonly string[]; xdgDataDir?: string }, configured: readonly string[] | undefined, env: NodeJS.ProcessEnv): string[] {
   if (configured !== undefined && configured.length > 0) return configured.map((d) => expandHome(d, env));
   const fromEnv = env[agent.envVar];
   if (fromEnv !== undefined && fromEnv.trim() !== '') {
@@ -64,6 +64,9 @@ export function dirsOf(agent: { envVar: string; defaultDirs: readonly string[] }
       .map((d) => d.trim())
       .filter((d) => d.length > 0);
   }
+  // OpenCode: an absolute XDG_DATA_HOME replaces ~/.local/share (ccusage 20.0.24, observed).
+  const xdg = env.XDG_DATA_HOME;
+  if (agent.xdgDataDir !== undefined && xdg !== undefined && path.isAbsolute(xdg)) return [path.join(xdg, agent.xdgDataDir)];
   const home = homeOf(env);
   return home === null ? [] : agent.defaultDirs.map((d) => path.join(home, d));
 }
