@@ -218,3 +218,34 @@ INSERT INTO message VALUES('m4','ses_db',1,1,'{${OC},"cost":0.5,"tokens":{"input
     expect((await service.agents()).find((a) => a.id === 'opencode')).toMatchObject({ files: 4 });
   });
 });
+
+describe('the incremental scan and the disk cache', () => {
+  it('a restart answers from the cache (the database still beating a file); unchanged stores are not read; a changed one is read again', async () => {
+    const oc = path.join(dir, 'oc');
+    await fs.mkdir(path.join(oc, 'storage', 'message', 's'), { recursive: true });
+    const ocDb = path.join(oc, 'opencode.db');
+    sql(ocDb, `PRAGMA journal_mode=WAL;\nCREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, data TEXT NOT NULL);\nINSERT INTO message VALUES('m1','s','{${OC},"tokens":{"input":100,"output":1}}');\n`);
+    await fs.writeFile(path.join(oc, 'storage', 'message', 's', 'm1.json'), `{"id":"m1","sessionID":"s",${OC},"tokens":{"input":9000,"output":1}}`);
+    await fs.mkdir(path.join(dir, 'goose'));
+    const gooseDb = path.join(dir, 'goose', 'sessions.db');
+    sql(gooseDb, GOOSE_TABLE + gooseRow('a', 'gpt-5', "'2026-01-02 10:00:00'", [null, 20, 1]));
+    await fs.mkdir(path.join(dir, 'h1'));
+    sql(path.join(dir, 'h1', 'state.db'), HERMES_TABLE + "INSERT INTO sessions VALUES('a','cli','claude-haiku-4-5',1767484800,3,300,0,0,0,0,NULL,NULL,NULL);\n");
+    const env = { OPENCODE_DATA_DIR: oc, GOOSE_PATH_ROOT: path.join(dir, 'goose'), HERMES_HOME: path.join(dir, 'h1') };
+    const first = await serviceWith(env);
+    const before = await first.summary({ tz: 'UTC', by: 'agent' });
+    expect([before.agentBreakdown.opencode!.inputTokens, before.agentBreakdown.goose!.inputTokens, before.agentBreakdown.hermes!.inputTokens]).toEqual([100, 20, 300]);
+    await first.whenPersisted();
+    await first.stop();
+    const second = await serviceWith(env);
+    expect((await second.status()).cached).toBe(true);
+    expect(await second.summary({ tz: 'UTC', by: 'agent' })).toEqual(before);
+    await second.refresh();
+    expect(second.lastScan()).toMatchObject({ files: 4, filesRead: 0 });
+    expect(await second.summary({ tz: 'UTC', by: 'agent' })).toEqual(before);
+    sql(gooseDb, gooseRow('b', 'gpt-5', "'2026-01-02 11:00:00'", [null, 5, 1]));
+    await second.refresh();
+    expect(second.lastScan()).toMatchObject({ filesRead: 1 });
+    expect((await second.summary({ tz: 'UTC', by: 'agent' })).agentBreakdown.goose!.inputTokens).toBe(25);
+  });
+});
