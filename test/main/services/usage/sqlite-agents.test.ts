@@ -150,6 +150,30 @@ INSERT INTO sessions VALUES('dup','cli','claude-haiku-4-5',1767484800,3,11,0,0,0
     expect((await service.summary({ tz: 'UTC', agent: 'hermes' })).unpricedModels).toEqual(['mystery-y']);
   });
 
+  it('a store locked past the busy wait: a warning, the last answer kept (nothing lost), the new rows read once the lock is gone', async () => {
+    await fs.mkdir(path.join(dir, 'h1'));
+    const db = path.join(dir, 'h1', 'state.db');
+    sql(db, HERMES_TABLE + "INSERT INTO sessions VALUES('a','cli','claude-haiku-4-5',1767484800,3,100,0,0,0,0,NULL,NULL,NULL);\n");
+    await serviceWith({ HERMES_HOME: path.join(dir, 'h1') });
+    expect((await days('hermes')).map((d) => d.input)).toEqual([100]);
+    // An exclusive lock (rollback journal) keeps every reader out until the writer ends.
+    writer = spawn('sqlite3', [db]);
+    writer.stdin.write("BEGIN EXCLUSIVE;\nINSERT INTO sessions VALUES('b','cli','claude-haiku-4-5',1767484800,3,20,0,0,0,0,NULL,NULL,NULL);\n");
+    await until(() => {
+      try {
+        execFileSync('sqlite3', ['-readonly', db, 'SELECT count(*) FROM sessions;'], { stdio: ['ignore', 'ignore', 'pipe'] });
+        return false;
+      } catch (err) {
+        return String((err as { stderr?: Buffer }).stderr).includes('locked');
+      }
+    });
+    await fs.utimes(db, new Date(), new Date(Date.now() + 5_000)); // changed: the next scan queries it
+    expect((await days('hermes')).map((d) => d.input)).toEqual([100]);
+    expect(warnings.some((w) => w.includes(`cannot read ${db}`) && /locked/.test(w))).toBe(true);
+    writer.stdin.write('COMMIT;\n');
+    await until(async () => (await days('hermes')).map((d) => d.input).join() === '120');
+  });
+
   it('an unchanged store is not queried again', async () => {
     await fs.mkdir(path.join(dir, 'h1'));
     const db = path.join(dir, 'h1', 'state.db');
