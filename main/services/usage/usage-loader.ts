@@ -137,7 +137,8 @@ export class UsageLoader {
       } catch (err) {
         this.o.logger.warn(`usage: cannot list ${loader.id} logs: ${err instanceof Error ? err.message : String(err)}`);
       }
-      if (loader.stores !== undefined) mine = [...mine, ...findStores(dirs.flatMap((d) => loader.stores!(d)), onFound)];
+      const stores = loader.stores;
+      if (stores !== undefined) mine = [...mine, ...findStores(dirs.flatMap((d) => stores(d)), onFound)];
       const chosen = loader.choose?.(mine.map((f) => f.path));
       const flags = loader.flags?.(dirs) ?? '';
       let n = 0;
