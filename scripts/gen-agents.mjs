@@ -24,6 +24,9 @@
 //   codebuff/manicode[-dev]/projects/<p>/chats/<chat>/chat-messages.json   CODEBUFF_DATA_DIR=both channels
 //   copilot/home/session-state/<id>/events.jsonl, otel/**.jsonl  COPILOT_HOME=copilot/home
 //   copilot/export/copilot-otel.jsonl                          COPILOT_OTEL_FILE_EXPORTER_PATH (read besides)
+//   opencode/a/opencode.db, opencode/b/opencode-beta.db|-zeta.db  OpenCode's database beside its files (SQLite)
+//   goose/data/sessions/sessions.db                            GOOSE_PATH_ROOT=goose (SQLite, session totals)
+//   hermes/h1|h2/state.db                                      HERMES_HOME=hermes/h1,hermes/h2 (SQLite, session totals)
 //
 // What each agent's files hold, and why (a reader must get every one right):
 // - codex: cumulative totals with per-turn usage; re-emitted identical events (count once); events
@@ -272,6 +275,7 @@ const OPENCODE_MODELS = [
 
 function genOpencode(r, o, dir) {
   const copies = [];
+  const written = [];
   for (let s = 0; s < o.sessions; s++) {
     const session = `ses_${r.id(10)}`;
     let t = sessionStart(r, o);
@@ -290,12 +294,14 @@ function genOpencode(r, o, dir) {
       const msg = { id, sessionID: session, role: 'assistant', modelID, providerID, cost, time: { created: t, completed: t + 900 }, tokens, path: { cwd: '/w/oc', root: '/w/oc' } };
       const file = path.join('storage', 'message', session, `${id}.json`);
       write(path.join(dir, 'a', file), JSON.stringify(msg, null, 2));
+      written.push(msg);
       if (r.chance(0.15)) copies.push([file, msg]);
     }
     // A user message: no tokens, does not count.
     write(path.join(dir, 'a', 'storage', 'message', session, `msg_user${s}.json`), JSON.stringify({ id: `msg_user${s}`, sessionID: session, role: 'user', time: { created: t } }));
   }
   for (const [file, msg] of copies) write(path.join(dir, 'b', file), JSON.stringify(msg));
+  return written;
 }
 
 // ---------------------------------------------------------------- kilo
@@ -334,6 +340,126 @@ function genKilo(r, o, dir) {
   fs.mkdirSync(dir, { recursive: true });
   fs.rmSync(path.join(dir, 'kilo.db'), { force: true });
   execFileSync('sqlite3', [path.join(dir, 'kilo.db')], { input: sql.join('\n'), stdio: ['pipe', 'ignore', 'inherit'] });
+}
+
+// ---------------------------------------------------------------- opencode.db, goose, hermes
+
+const sqlValue = (v) => (v === null ? 'NULL' : typeof v === 'number' ? String(v) : sqlText(v));
+
+/** A store written with the sqlite3 tool in one transaction (`journal` WAL or the default rollback journal). */
+function writeStore(file, schema, table, rows, journal) {
+  const sql = [...(journal === 'wal' ? ['PRAGMA journal_mode=WAL;'] : []), schema, 'BEGIN;'];
+  for (const row of rows) sql.push(`INSERT INTO ${table} VALUES(${row.map(sqlValue).join(',')});`);
+  sql.push('COMMIT;');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.rmSync(file, { force: true });
+  execFileSync('sqlite3', [file], { input: sql.join('\n'), stdio: ['pipe', 'ignore', 'inherit'] });
+}
+
+/**
+ * OpenCode's database in root a (WAL, as OpenCode keeps it): its own messages, some of the file
+ * storage's messages again with other counts (the database's row is the one that counts), rows
+ * whose `data` names another id and session than the row's columns (the columns win), a damaged
+ * `data`, a message without tokens. Root b gets a channel database (`opencode-beta.db`, read
+ * because b has no `opencode.db`) and an `opencode-zeta.db` that is not read (only the first by name).
+ */
+function genOpencodeDb(r, o, dir, fileMessages) {
+  const rows = [];
+  const message = (id, session, t, model) => {
+    const [providerID, modelID] = model;
+    const tokens = { input: r.int(10, 9_000), output: r.int(0, 3_000), reasoning: r.chance(0.4) ? r.int(1, 1_500) : 0, cache: { read: r.chance(0.7) ? r.int(0, 60_000) : 0, write: r.chance(0.3) ? r.int(0, 10_000) : 0 } };
+    if (r.chance(0.2)) tokens.total = tokens.input + tokens.output + tokens.reasoning + tokens.cache.read + tokens.cache.write + (r.chance(0.5) ? r.int(1, 200) : 0);
+    const data = { role: 'assistant', modelID, providerID, time: { created: t, completed: t + 700 }, tokens, cost: r.chance(0.25) ? Math.round(r.next() * 1e6) / 1e7 : 0 };
+    if (r.chance(0.3)) Object.assign(data, { id: `msg_elsewhere_${r.id(6)}`, sessionID: 'ses_named_in_data' });
+    return [id, session, t, t + 700, JSON.stringify(data)];
+  };
+  for (let s = 0; s < o.sessions; s++) {
+    const session = `ses_db_${r.id(8)}`;
+    const model = r.pick(OPENCODE_MODELS.slice(0, 4));
+    let t = sessionStart(r, o);
+    for (let i = 0; i < r.int(3, o.turns) * 4; i++) {
+      t += r.int(2, 200) * 1000;
+      rows.push(message(`msg_${r.id(14)}`, session, t, model));
+    }
+  }
+  // Messages the file storage has too: the database's counts are the ones that count.
+  for (const m of fileMessages.filter(() => r.chance(0.2))) rows.push(message(m.id, m.sessionID, m.time.created, [m.providerID, m.modelID]));
+  rows.push(['msg_broken_db', 'ses_x', 1, 1, '{"tokens": {']);
+  rows.push(['msg_user_db', 'ses_x', 1, 1, JSON.stringify({ role: 'user', time: { created: Date.parse(`${o.start}T12:00:00Z`) } })]);
+  const schema = 'CREATE TABLE message(id TEXT PRIMARY KEY, session_id TEXT NOT NULL, time_created INTEGER NOT NULL, time_updated INTEGER NOT NULL, data TEXT NOT NULL);';
+  writeStore(path.join(dir, 'a', 'opencode.db'), schema, 'message', rows, 'wal');
+  const channel = (n) => {
+    const out = [];
+    let t = sessionStart(r, o);
+    for (let i = 0; i < n; i++) out.push(message(`msg_ch_${r.id(12)}`, 'ses_channel', (t += r.int(5, 300) * 1000), r.pick(OPENCODE_MODELS.slice(0, 4))));
+    return out;
+  };
+  writeStore(path.join(dir, 'b', 'opencode-beta.db'), schema, 'message', channel(o.turns), 'wal');
+  writeStore(path.join(dir, 'b', 'opencode-zeta.db'), schema, 'message', channel(5), 'wal');
+}
+
+const SQLITE_AGENT_MODELS = ['claude-sonnet-4-5', 'claude-haiku-4-5', 'claude-opus-4-5'];
+
+/** `created_at` in the forms ccusage reads: SQLite's CURRENT_TIMESTAMP text (UTC), RFC 3339, epoch seconds and ms. */
+function gooseCreated(r, ms) {
+  const k = r.next();
+  if (k < 0.55) return iso(ms).slice(0, 19).replace('T', ' ');
+  if (k < 0.7) return iso(ms);
+  if (k < 0.85) return Math.floor(ms / 1000);
+  return String(ms);
+}
+
+/**
+ * Goose: `<root>/data/sessions/sessions.db`, one row per session with its totals: accumulated
+ * counts (the plain ones where those are 0 or missing), a total above input + output (extra, also
+ * with no output), a total below it, rows without a model config (not counted), gpt-5 among the
+ * Claude models. Sessions are large, so some cross the 200k long-context threshold.
+ */
+function genGoose(r, o, dir) {
+  const rows = [];
+  for (let s = 0; s < o.sessions * 3; s++) {
+    const ms = sessionStart(r, o);
+    const model = r.chance(0.2) ? 'gpt-5' : r.pick(SQLITE_AGENT_MODELS);
+    const input = r.int(1_000, 260_000);
+    const output = r.chance(0.1) ? 0 : r.int(10, 20_000);
+    const total = r.chance(0.3) ? input + output + r.int(1, 5_000) : r.chance(0.1) ? r.int(1, input) : input + output;
+    const accumulated = r.chance(0.6);
+    const config = r.chance(0.08) ? null : JSON.stringify({ model_name: model, context_limit: 200000 });
+    rows.push([`2026${String(s).padStart(4, '0')}_${r.id(4)}`, config, r.pick(['anthropic', 'openai', null]), gooseCreated(r, ms),
+      accumulated ? r.int(0, 50) : total, accumulated ? r.int(0, 50) : input, accumulated ? r.int(0, 50) : output,
+      accumulated ? total : r.chance(0.5) ? 0 : null, accumulated ? input : null, accumulated ? output : null]);
+  }
+  // Rows every seed has: no output with a total above the input (the rest is extra, not output),
+  // accumulated counts of 0 (the plain ones count), a total below the parts.
+  const day = Date.parse(`${o.start}T23:40:00Z`);
+  rows.push(['edge_no_output', JSON.stringify({ model_name: 'claude-sonnet-4-5' }), 'anthropic', iso(day).slice(0, 19).replace('T', ' '), null, null, null, 90_000, 60_000, 0]);
+  rows.push(['edge_acc_zero', JSON.stringify({ model_name: 'claude-haiku-4-5' }), null, Math.floor((day + DAY) / 1000), 12_000, 9_000, 2_000, 0, 0, 0]);
+  rows.push(['edge_total_low', JSON.stringify({ model_name: 'gpt-5' }), 'openai', iso(day + 2 * DAY), null, null, null, 10, 5_000, 700]);
+  const schema = 'CREATE TABLE sessions(id TEXT PRIMARY KEY, name TEXT, description TEXT DEFAULT \'\', working_dir TEXT DEFAULT \'\', created_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP, model_config_json TEXT, provider_name TEXT, total_tokens INTEGER, input_tokens INTEGER, output_tokens INTEGER, accumulated_total_tokens INTEGER, accumulated_input_tokens INTEGER, accumulated_output_tokens INTEGER);';
+  const cols = 'id, model_config_json, provider_name, created_at, total_tokens, input_tokens, output_tokens, accumulated_total_tokens, accumulated_input_tokens, accumulated_output_tokens';
+  writeStore(path.join(dir, 'data', 'sessions', 'sessions.db'), schema, `sessions(${cols})`, rows, 'rollback');
+}
+
+/**
+ * Hermes: `<home>/state.db` in two homes, one row per session with its totals: reasoning (extra),
+ * cache reads and writes, `started_at` as epoch seconds with a fraction or milliseconds, an actual
+ * cost (used when above 0; GPT models only with one, see docs/usage.md), an estimate (never used),
+ * rows without a model, a session repeated in the second home (counted once).
+ */
+function genHermes(r, o, dir) {
+  const homes = [[], []];
+  for (let s = 0; s < o.sessions * 3; s++) {
+    const ms = sessionStart(r, o);
+    const actual = r.chance(0.3) ? Math.round(r.next() * 1e6) / 1e6 : r.chance(0.3) ? 0 : null;
+    const model = actual ? r.pick([...SQLITE_AGENT_MODELS, 'gpt-5']) : r.chance(0.05) ? '' : r.pick(SQLITE_AGENT_MODELS);
+    const row = [`${iso(ms).slice(0, 10).replace(/-/g, '')}_${r.id(6)}`, 'cli', model, r.chance(0.8) ? ms / 1000 : ms, r.int(1, 80),
+      r.int(100, 250_000), r.int(0, 15_000), r.chance(0.6) ? r.int(0, 400_000) : 0, r.chance(0.4) ? r.int(0, 30_000) : 0, r.chance(0.5) ? r.int(0, 6_000) : 0,
+      r.pick(['anthropic', 'openrouter', null]), r.chance(0.5) ? Math.round(r.next() * 1e6) / 1e6 : null, actual];
+    homes[s % 4 === 3 ? 1 : 0].push(row);
+    if (s % 5 === 0 && s % 4 !== 3) homes[1].push(row); // the same session in the second home: once
+  }
+  const schema = 'CREATE TABLE sessions(id TEXT PRIMARY KEY, source TEXT NOT NULL, model TEXT, started_at REAL NOT NULL, message_count INTEGER DEFAULT 0, input_tokens INTEGER DEFAULT 0, output_tokens INTEGER DEFAULT 0, cache_read_tokens INTEGER DEFAULT 0, cache_write_tokens INTEGER DEFAULT 0, reasoning_tokens INTEGER DEFAULT 0, billing_provider TEXT, estimated_cost_usd REAL, actual_cost_usd REAL);';
+  homes.forEach((rows, i) => writeStore(path.join(dir, `h${i + 1}`, 'state.db'), schema, 'sessions', rows, i === 0 ? 'wal' : 'rollback'));
 }
 
 // ---------------------------------------------------------------- amp
@@ -647,7 +773,7 @@ function main() {
   const r = rng(o.seed);
   genCodex(r, o, path.join(o.out, 'codex'));
   genGemini(r, o, path.join(o.out, 'gemini'));
-  genOpencode(r, o, path.join(o.out, 'opencode'));
+  const opencodeFiles = genOpencode(r, o, path.join(o.out, 'opencode'));
   genAmp(r, o, path.join(o.out, 'amp'));
   genQwen(r, o, path.join(o.out, 'qwen'));
   genPiStyle(r, o, path.join(o.out, 'pi'), 'pi');
@@ -657,6 +783,10 @@ function main() {
   genKimi(rng(o.seed * 7919 + 1), o, path.join(o.out, 'kimi'));
   genCodebuff(rng(o.seed * 7919 + 2), o, path.join(o.out, 'codebuff'));
   genCopilot(rng(o.seed * 7919 + 3), o, path.join(o.out, 'copilot'));
+  // Written last, so the agents above keep their files whatever is added here.
+  genOpencodeDb(r, o, path.join(o.out, 'opencode'), opencodeFiles);
+  genGoose(r, o, path.join(o.out, 'goose'));
+  genHermes(r, o, path.join(o.out, 'hermes'));
   const env = {
     CODEX_HOME: [path.join(o.out, 'codex', 'home'), path.join(o.out, 'codex', 'exec')].join(','),
     GEMINI_DATA_DIR: path.join(o.out, 'gemini'),
@@ -671,6 +801,8 @@ function main() {
     CODEBUFF_DATA_DIR: [path.join(o.out, 'codebuff', 'manicode'), path.join(o.out, 'codebuff', 'manicode-dev')].join(','),
     COPILOT_HOME: path.join(o.out, 'copilot', 'home'),
     COPILOT_OTEL_FILE_EXPORTER_PATH: path.join(o.out, 'copilot', 'export', 'copilot-otel.jsonl'),
+    GOOSE_PATH_ROOT: path.join(o.out, 'goose'),
+    HERMES_HOME: [path.join(o.out, 'hermes', 'h1'), path.join(o.out, 'hermes', 'h2')].join(','),
   };
   write(path.join(o.out, 'gen-agents-manifest.json'), JSON.stringify({ options: o, env }, null, 2));
   if (!o.quiet) console.log(JSON.stringify(env, null, 2));

@@ -130,7 +130,7 @@ async function memoKey(o: Options, paths: Paths, env: NodeJS.ProcessEnv): Promis
   const p = o.params;
   // Whose logs: the disk cache holds one agent dir's, but a memo entry must not outlive a switch.
   const parts = [o.report, p.since ?? '', p.until ?? '', p.tz ?? '', p.mode ?? '', appBuild(), priceTableId(), USAGE_CACHE_TAG, paths.agentDir, paths.instancesDir];
-  parts.push(p.agent ?? 'all', o.byAgent ? 'by-agent' : '', ...LOADERS.flatMap((l) => [l.envVar, ...(l.alsoFileVar !== undefined ? [l.alsoFileVar] : [])].map((v) => `${v}=${env[v] ?? ''}`)), `HOME=${env.HOME ?? ''}`);
+  parts.push(p.agent ?? 'all', o.byAgent ? 'by-agent' : '', ...LOADERS.flatMap((l) => [l.envVar, ...(l.alsoFileVar !== undefined ? [l.alsoFileVar] : [])].map((v) => `${v}=${env[v] ?? ''}`)), `HOME=${env.HOME ?? ''}`, `XDG_DATA_HOME=${env.XDG_DATA_HOME ?? ''}`);
   // config.yaml always counts: besides the default zone and mode, usage.agents says which agents are read, and where.
   const config = await statIdentity(paths.appConfig).catch(() => null);
   parts.push(config ? identityKey(config) : 'no config');

@@ -85,6 +85,11 @@ test('Settings: per-agent on/off switches and folders go to config.yaml and into
   const codex = page.getByLabel('Read Codex CLI usage');
   await expect(codex).toBeChecked(); // absent = on (the server's default)
   await expect(page.getByLabel('Read Amp usage')).not.toBeChecked(); // enabled: false in config.yaml
+  // The SQLite agents have their switch and folders too.
+  for (const name of ['Kilo', 'Goose', 'Hermes Agent']) {
+    await expect(page.getByLabel(`Read ${name} usage`)).toBeChecked();
+    await expect(page.getByLabel(`${name} folders`)).toHaveValue('');
+  }
   const before = await apiGet<{ agents: Array<{ id: string; dirs: string[] }> }>(page, '/api/usage/agents');
   const geminiDirs = before.agents.find((a) => a.id === 'gemini')!.dirs;
   await expect(page.getByLabel('Gemini CLI folders')).toHaveValue(geminiDirs.join(', '));

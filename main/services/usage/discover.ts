@@ -44,6 +44,24 @@ export async function findTranscripts(
   return walk.found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
+/**
+ * The given store files that exist (an agent's SQLite database at a fixed place): one stat each,
+ * no walk. A missing one is no data; the same file named twice (or by two links) counts once.
+ */
+export function findStores(paths: readonly string[], onFound?: (file: FoundFile) => void): FoundFile[] {
+  const found: FoundFile[] = [];
+  const seen = new Set<string>();
+  for (const p of paths) {
+    const stat = statOrNull(p);
+    if (stat === null || !stat.isFile() || seen.has(`${stat.dev}:${stat.ino}`)) continue;
+    seen.add(`${stat.dev}:${stat.ino}`);
+    const file = { path: p, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino };
+    found.push(file);
+    onFound?.(file);
+  }
+  return found;
+}
+
 class Walk {
   readonly found: FoundFile[] = [];
   private readonly seenDirs = new Set<string>();

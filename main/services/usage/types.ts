@@ -9,6 +9,10 @@ export interface RequestUsage {
   cacheWrite5mTokens: number;
   cacheWrite1hTokens: number;
   cacheReadTokens: number;
+  /**
+   * A copy that loses to any other copy of the same request (dedupe.ts): Claude Code's sidechain
+   * lines, and OpenCode's legacy message files beside its database (agents/opencode.ts).
+   */
   sidechain: boolean;
   /** `usage.speed === "fast"`: some models bill a multiple of the list price. */
   fast: boolean;

@@ -1,9 +1,9 @@
 import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../../infra/logger.js';
 import type { Pricing } from './pricing.js';
-import type { AgentLoader } from './agents/agent.js';
+import { readsStore, type AgentLoader } from './agents/agent.js';
 import { storeStat } from './agents/store-stat.js';
-import { findTranscripts, usageRoots, type FoundFile } from './discover.js';
+import { findStores, findTranscripts, usageRoots, type FoundFile } from './discover.js';
 import { fingerprintMatches, newScratch } from './scan-file.js';
 import type { PoolResult, ScanPool, SizedTask } from './scan-pool.js';
 import { readAll } from './scan-worker.js';
@@ -137,13 +137,15 @@ export class UsageLoader {
       } catch (err) {
         this.o.logger.warn(`usage: cannot list ${loader.id} logs: ${err instanceof Error ? err.message : String(err)}`);
       }
+      const stores = loader.stores;
+      if (stores !== undefined) mine = [...mine, ...findStores(dirs.flatMap((d) => stores(d)), onFound)];
       const chosen = loader.choose?.(mine.map((f) => f.path));
       const flags = loader.flags?.(dirs) ?? '';
       let n = 0;
       for (const f of mine) {
         if (seen.has(f.path) || (chosen !== undefined && !chosen.has(f.path))) continue;
         seen.add(f.path);
-        found.push({ ...f, ...(loader.readStore !== undefined ? storeStat(f.path, f) : {}), agent: loader.id, flags });
+        found.push({ ...f, ...(readsStore(loader, f.path) ? storeStat(f.path, f) : {}), agent: loader.id, flags });
         n++;
       }
       counts.set(loader.id, n);

@@ -20,6 +20,9 @@ const AGENTS: Array<[id: string, name: string, variable: string, where: string]>
   ['pi', 'pi-agent', 'PI_AGENT_DIR', '~/.pi/agent/sessions'],
   ['openclaw', 'OpenClaw', 'OPENCLAW_DIR', '~/.openclaw'],
   ['droid', 'Droid', 'DROID_SESSIONS_DIR', '~/.factory/sessions'],
+  ['kilo', 'Kilo', 'KILO_DATA_DIR', '~/.local/share/kilo'],
+  ['goose', 'Goose', 'GOOSE_PATH_ROOT', '~/.local/share/goose/sessions and two more (a folder with sessions.db, or a root with data/sessions/sessions.db)'],
+  ['hermes', 'Hermes Agent', 'HERMES_HOME', '~/.hermes'],
 ];
 
 const agentFields: ConfigField[] = AGENTS.flatMap(([id, name, variable, where]): ConfigField[] => [

@@ -127,7 +127,7 @@ describe('GET /api/usage/agents', () => {
     expect(status).toBe(200);
     const byId = Object.fromEntries(body.agents.map((a: { id: string }) => [a.id, a]));
     expect(body.agents.map((a: { id: string }) => a.id)).toEqual([
-      'claude', 'codex', 'gemini', 'opencode', 'amp', 'qwen', 'pi', 'openclaw', 'droid', 'kilo', 'kimi', 'codebuff', 'copilot', 'goose', 'hermes', 'antigravity', 'grok', 'zcode',
+      'claude', 'codex', 'gemini', 'opencode', 'amp', 'qwen', 'pi', 'openclaw', 'droid', 'kilo', 'goose', 'hermes', 'kimi', 'codebuff', 'copilot', 'antigravity', 'grok', 'zcode',
     ]);
     expect(byId.codex).toEqual({ id: 'codex', name: 'OpenAI Codex CLI', supported: true, enabled: true, dirs: [path.join(logs, 'codex')], found: true, files: 1, records: 1, lastActivity: '2026-01-08T10:00:05.000Z' });
     expect(byId.claude).toMatchObject({ supported: true, found: true, files: 1, records: 1, dirs: [path.join(app.agentDir, 'projects')] });
@@ -136,6 +136,8 @@ describe('GET /api/usage/agents', () => {
     expect(byId.kimi).toMatchObject({ supported: true, dirs: [path.join(app.home, '.kimi'), path.join(app.home, '.kimi-code')], found: false, files: 0 });
     expect(byId.codebuff).toMatchObject({ supported: true, dirs: ['manicode', 'manicode-dev', 'manicode-staging'].map((c) => path.join(app.home, '.config', c)), found: false });
     expect(byId.copilot).toMatchObject({ supported: true, dirs: [path.join(app.home, '.copilot')], found: false });
+    expect(byId.goose).toMatchObject({ supported: true, found: false, files: 0, records: 0 });
+    expect(byId.hermes).toMatchObject({ supported: true, dirs: [path.join(app.home, '.hermes')], found: false });
     expect(byId.grok.reason).toMatch(/ccusage binary/);
   });
 });

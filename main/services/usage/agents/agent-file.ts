@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { Pricing } from '../pricing.js';
 import type { FileRead } from '../scan-file.js';
+import { readsStore } from './agent.js';
 import { loaderOf } from './registry.js';
 import { storeStat } from './store-stat.js';
 
@@ -21,7 +22,7 @@ export function readAgentFile(task: { path: string; agent: string; flags?: strin
   try {
     const stat = fs.fstatSync(fd);
     const read: FileRead = { path: task.path, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, start: 0, offset: 0, records: [], tail: [], malformed: 0, tailMalformed: 0, oversized: 0, fingerprint: '' };
-    if (loader.readStore !== undefined) {
+    if (loader.readStore !== undefined && readsStore(loader, task.path)) {
       // A SQLite store: queried page by page with the sqlite3 tool, never read as text.
       Object.assign(read, storeStat(task.path, stat));
       const found = loader.readStore({ path: task.path, mtimeMs: stat.mtimeMs });

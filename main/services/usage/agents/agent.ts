@@ -32,6 +32,8 @@ export interface AgentLoader {
    * `COPILOT_OTEL_FILE_EXPORTER_PATH`). Such a loader's roots may be files, read as they are.
    */
   alsoFileVar?: string;
+  /** The default folder below an absolute `XDG_DATA_HOME` when that is set (opencode), instead of `defaultDirs`. */
+  xdgDataDir?: string;
   /** The folders (or, with `alsoFileVar`, files) searched below one configured dir. */
   roots(dir: string): string[];
   /** Files of this agent among those found below its roots. */
@@ -43,6 +45,18 @@ export interface AgentLoader {
   read(file: AgentFile): AgentFileRecords;
   /** A SQLite store, read with the sqlite3 tool instead of as text (kilo); `read` is then unused. */
   readStore?(file: { path: string; mtimeMs: number }): AgentFileRecords;
+  /**
+   * The exact store paths one configured dir may hold (opencode.db, goose's sessions.db, hermes's
+   * state.db): each is checked with a stat, not found by a walk, as ccusage opens exactly those.
+   */
+  stores?(dir: string): string[];
+  /** Which of the agent's files are stores (opencode: its `.db`, not its JSON files); default: all, when `readStore` is set. */
+  isStore?(file: string): boolean;
+}
+
+/** True when `file` is read with the loader's `readStore` (a SQLite store), not as text. */
+export function readsStore(loader: AgentLoader, file: string): boolean {
+  return loader.readStore !== undefined && (loader.isStore?.(file) ?? true);
 }
 
 /** Agents ccusage reads that Switchboard does not (yet): listed by `GET /api/usage/agents` with why. */

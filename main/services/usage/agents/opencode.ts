@@ -1,56 +1,64 @@
+import fs from 'node:fs';
 import path from 'node:path';
-import { agentRecord, hasTokens, type AgentFile, type AgentFileRecords, type AgentLoader } from './agent.js';
-import { count, instant, isObject, parseJson, text, withLoggedTotal } from './fields.js';
+import type { AgentFile, AgentFileRecords, AgentLoader } from './agent.js';
+import { isObject, parseJson } from './fields.js';
+import { opencodeMessage } from './opencode-message.js';
+import { readOpencodeDb } from './opencode-db.js';
+
+export { opencodeMessage } from './opencode-message.js';
 
 /**
- * OpenCode's file storage (agents-usage.md §4): one `storage/message/<session>/msg_<id>.json`
- * per message. Its SQLite database (`opencode.db`) is not read yet (docs/usage.md).
+ * OpenCode (agents-usage.md §4): its SQLite database `opencode.db` (else the first
+ * `opencode-<channel>.db` by name) and the legacy file storage, one
+ * `storage/message/<session>/msg_<id>.json` per message. A message in both counts once, as the
+ * database has it (ccusage 20.0.24 reads the database first and skips ids it has seen).
  */
 export const opencode: AgentLoader = {
   id: 'opencode',
   name: 'OpenCode',
   envVar: 'OPENCODE_DATA_DIR',
   defaultDirs: [path.join('.local', 'share', 'opencode')],
+  xdgDataDir: 'opencode',
   roots: (dir) => [path.join(dir, 'storage', 'message')],
   accepts: (file) => file.endsWith('.json'),
   read: readOpencode,
+  stores: opencodeDatabase,
+  isStore: (file) => file.endsWith('.db'),
+  readStore: readOpencodeDb,
 };
+
+/** `opencode.db` when present, else the first `opencode-<channel>.db` in name order; at most one per dir. */
+export function opencodeDatabase(dir: string): string[] {
+  const main = path.join(dir, 'opencode.db');
+  if (isFile(main)) return [main];
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return []; // a missing dir is no data
+  }
+  const channel = names
+    .filter((n) => /^opencode-[A-Za-z0-9_-]*\.db$/.test(n))
+    .sort()
+    .find((n) => isFile(path.join(dir, n)));
+  return channel === undefined ? [] : [path.join(dir, channel)];
+}
+
+function isFile(p: string): boolean {
+  try {
+    return fs.statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
 
 /** Reasoning always counts (extra, priced as output); a recorded cost above 0 is the cost. */
 export function readOpencode(file: AgentFile): AgentFileRecords {
   const m = parseJson(file.text);
   if (!isObject(m)) return { records: [], malformed: 1 };
-  return opencodeMessage(m, 'opencode', file.path, (c) => c > 0);
-}
-
-/**
- * One OpenCode-shaped message (OpenCode's files, Kilo's `message.data`); `usesCost` says which
- * recorded costs are taken as the cost (OpenCode: above 0; Kilo: any, 0 included).
- */
-export function opencodeMessage(m: Record<string, unknown>, agent: string, filePath: string, usesCost: (cost: number) => boolean): AgentFileRecords {
-  const id = text(m.id);
-  const model = text(m.modelID);
-  const provider = text(m.providerID);
-  const ts = instant(isObject(m.time) ? m.time.created : undefined);
-  if (id === null || model === null || provider === null || !isObject(m.tokens) || Number.isNaN(ts)) return { records: [], malformed: 0 };
-  const t = m.tokens;
-  const cache = isObject(t.cache) ? t.cache : {};
-  const [input, output, reasoning, read, write] = [t.input, t.output, t.reasoning, cache.read, cache.write].map(count) as [number, number, number, number, number];
-  const { output: out, extra } = withLoggedTotal({ output, extra: reasoning, sum: input + output + reasoning + read + write }, count(t.total));
-  const cost = typeof m.cost === 'number' && Number.isFinite(m.cost) && usesCost(m.cost) ? m.cost : null;
-  const r = agentRecord(agent, filePath, 0, {
-    timestamp: ts,
-    model,
-    inputTokens: input,
-    outputTokens: out,
-    cacheWriteTokens: write,
-    cacheReadTokens: read,
-    extraTokens: extra,
-    sessionId: text(m.sessionID) ?? path.basename(path.dirname(filePath)),
-    projectPath: isObject(m.path) ? text(m.path.cwd) : null,
-    // One message, wherever it was found (several roots, a copy): counted once.
-    key: `\u0002${agent}\u0000${id}`,
-    loggedCost: cost,
-  });
-  return { records: hasTokens(r) ? [r] : [], malformed: 0 };
+  const found = opencodeMessage(m, 'opencode', file.path, (c) => c > 0);
+  // A legacy file loses to the database's row of the same message, whatever their sizes: the
+  // de-duplication's rule that a sidechain copy loses is that precedence (dedupe.ts).
+  for (const r of found.records) r.sidechain = true;
+  return found;
 }

@@ -6,6 +6,8 @@ import { codex } from './codex.js';
 import { copilot } from './copilot.js';
 import { droid } from './droid.js';
 import { gemini } from './gemini.js';
+import { goose } from './goose.js';
+import { hermes } from './hermes.js';
 import { kilo } from './kilo.js';
 import { kimi } from './kimi.js';
 import { opencode } from './opencode.js';
@@ -17,14 +19,12 @@ import { qwen } from './qwen.js';
 export const CLAUDE = { id: 'claude', name: 'Claude Code', envVar: 'CLAUDE_CONFIG_DIR' } as const;
 
 /** Agents read through a loader, in ccusage's order. */
-export const LOADERS: readonly AgentLoader[] = [codex, gemini, opencode, amp, qwen, pi, openclaw, droid, kilo, kimi, codebuff, copilot];
+export const LOADERS: readonly AgentLoader[] = [codex, gemini, opencode, amp, qwen, pi, openclaw, droid, kilo, kimi, codebuff, copilot, goose, hermes];
 
 const LATER = 'not read by Switchboard yet: its format is described in ccusage 20.0.24 but no loader exists (docs/usage.md, "Every agent")';
 
 /** Agents ccusage 20.0.24 reads that Switchboard does not, with why (decisions §5.1). */
 export const UNSUPPORTED: readonly UnsupportedAgent[] = [
-  { id: 'goose', name: 'Goose', envVar: 'GOOSE_PATH_ROOT', defaultDirs: [path.join('.local', 'share', 'goose', 'sessions')], reason: `${LATER}; a SQLite store` },
-  { id: 'hermes', name: 'Hermes Agent', envVar: 'HERMES_HOME', defaultDirs: ['.hermes'], reason: `${LATER}; a SQLite store` },
   {
     id: 'antigravity',
     name: 'Antigravity',
@@ -56,14 +56,14 @@ export function homeOf(env: NodeJS.ProcessEnv): string | null {
  * override variable (one path or a comma-separated list), else its default folders below home;
  * then the file its `alsoFileVar` names, if any (ccusage reads it besides the folders).
  */
-export function dirsOf(agent: { envVar: string; defaultDirs: readonly string[]; alsoFileVar?: string }, configured: readonly string[] | undefined, env: NodeJS.ProcessEnv): string[] {
+export function dirsOf(agent: { envVar: string; defaultDirs: readonly string[]; alsoFileVar?: string; xdgDataDir?: string }, configured: readonly string[] | undefined, env: NodeJS.ProcessEnv): string[] {
   if (configured !== undefined && configured.length > 0) return configured.map((d) => expandHome(d, env));
   const also = agent.alsoFileVar === undefined ? '' : (env[agent.alsoFileVar] ?? '').trim();
   const dirs = baseDirsOf(agent, env);
   return also !== '' && !dirs.includes(also) ? [...dirs, also] : dirs;
 }
 
-function baseDirsOf(agent: { envVar: string; defaultDirs: readonly string[] }, env: NodeJS.ProcessEnv): string[] {
+function baseDirsOf(agent: { envVar: string; defaultDirs: readonly string[]; xdgDataDir?: string }, env: NodeJS.ProcessEnv): string[] {
   const fromEnv = env[agent.envVar];
   if (fromEnv !== undefined && fromEnv.trim() !== '') {
     return fromEnv
@@ -71,6 +71,9 @@ function baseDirsOf(agent: { envVar: string; defaultDirs: readonly string[] }, e
       .map((d) => d.trim())
       .filter((d) => d.length > 0);
   }
+  // OpenCode: an absolute XDG_DATA_HOME replaces ~/.local/share (ccusage 20.0.24, observed).
+  const xdg = env.XDG_DATA_HOME;
+  if (agent.xdgDataDir !== undefined && xdg !== undefined && path.isAbsolute(xdg)) return [path.join(xdg, agent.xdgDataDir)];
   const home = homeOf(env);
   return home === null ? [] : agent.defaultDirs.map((d) => path.join(home, d));
 }

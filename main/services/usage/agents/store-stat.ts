@@ -12,5 +12,8 @@ export function storeStat(dbPath: string, db: { size: number; mtimeMs: number })
   } catch {
     return { size: db.size, mtimeMs: db.mtimeMs };
   }
+  // An empty log holds no rows. Our own read-only open of a WAL store creates one when the agent
+  // is not running; counting its mtime would make the next scan query the unchanged store again.
+  if (wal.size === 0) return { size: db.size, mtimeMs: db.mtimeMs };
   return { size: db.size + wal.size, mtimeMs: Math.max(db.mtimeMs, wal.mtimeMs) };
 }

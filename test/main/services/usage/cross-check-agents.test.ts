@@ -74,7 +74,7 @@ async function theirDaily(agent: string, zone: string): Promise<TheirDay[]> {
 const relative = (a: number, b: number) => (a === b ? 0 : Math.abs(a - b) / Math.max(Math.abs(a), Math.abs(b)));
 
 describe.each(['UTC', 'Asia/Tokyo'])('every agent against ccusage 20.0.24 (%s)', (zone) => {
-  it.each(['codex', 'gemini', 'opencode', 'amp', 'qwen', 'pi', 'openclaw', 'droid', 'kilo', 'kimi', 'codebuff', 'copilot'])('%s: tokens per day equal, costs agree', async (agent) => {
+  it.each(['codex', 'gemini', 'opencode', 'amp', 'qwen', 'pi', 'openclaw', 'droid', 'kilo', 'kimi', 'codebuff', 'copilot', 'goose', 'hermes'])('%s: tokens per day equal, costs agree', async (agent) => {
     const [theirs, ours] = await Promise.all([theirDaily(agent, zone), service.daily({ tz: zone, agent })]);
     expect(theirs.length).toBeGreaterThan(3);
     const tokens = (d: TheirDay) => [d.date, d.inputTokens, d.outputTokens, d.cacheReadTokens, d.cacheCreationTokens, d.totalTokens];
@@ -99,7 +99,7 @@ describe('models nobody prices', () => {
     expect(summary.unpricedModels).toEqual(['mystery-coder-7b']);
     expect(summary.agents).toEqual(['opencode']);
     const all = await service.summary({ tz: 'UTC' });
-    expect(all.agents).toEqual(['amp', 'codebuff', 'codex', 'copilot', 'droid', 'gemini', 'kilo', 'kimi', 'openclaw', 'opencode', 'pi', 'qwen']);
+    expect(all.agents).toEqual(['amp', 'codebuff', 'codex', 'copilot', 'droid', 'gemini', 'goose', 'hermes', 'kilo', 'kimi', 'openclaw', 'opencode', 'pi', 'qwen']);
     // qwen lines without a model and codebuff messages without one, as ccusage names them
     expect(all.unpricedModels).toEqual(['codebuff-unknown', 'mystery-coder-7b', 'unknown']);
   });
