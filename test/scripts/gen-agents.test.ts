@@ -27,7 +27,7 @@ describe('scripts/gen-agents.mjs', () => {
     expect([...a.keys()]).toEqual([...b.keys()]);
     for (const [f, text] of a) expect(b.get(f), f).toBe(text);
     const tops = new Set([...a.keys()].map((f) => f.split(path.sep)[0]));
-    expect([...tops].sort()).toEqual(['amp', 'codex', 'droid', 'gemini', 'goose', 'hermes', 'kilo', 'openclaw', 'opencode', 'pi', 'qwen']);
+    expect([...tops].sort()).toEqual(['amp', 'codebuff', 'codex', 'copilot', 'droid', 'gemini', 'goose', 'hermes', 'kilo', 'kimi', 'openclaw', 'opencode', 'pi', 'qwen']);
     expect([...a.keys()].filter((f) => f.endsWith('.db')).sort()).toEqual([path.join('goose', 'data', 'sessions', 'sessions.db'), path.join('hermes', 'h1', 'state.db'), path.join('hermes', 'h2', 'state.db'), path.join('kilo', 'kilo.db'), path.join('opencode', 'a', 'opencode.db'), path.join('opencode', 'b', 'opencode-beta.db'), path.join('opencode', 'b', 'opencode-zeta.db')]);
     expect([...a.keys()].some((f) => f.includes('archived_sessions'))).toBe(true);
     expect([...a.values()].some((t) => t.includes('thread_spawn'))).toBe(true);

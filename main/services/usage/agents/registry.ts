@@ -19,7 +19,7 @@ import { qwen } from './qwen.js';
 export const CLAUDE = { id: 'claude', name: 'Claude Code', envVar: 'CLAUDE_CONFIG_DIR' } as const;
 
 /** Agents read through a loader, in ccusage's order. */
-export const LOADERS: readonly AgentLoader[] = [codex, gemini, opencode, amp, qwen, pi, openclaw, droid, kilo, kimi, codebuff, copilot, goose, hermes];
+export const LOADERS: readonly AgentLoader[] = [codex, gemini, opencode, amp, qwen, pi, openclaw, droid, kilo, goose, hermes, kimi, codebuff, copilot];
 
 const LATER = 'not read by Switchboard yet: its format is described in ccusage 20.0.24 but no loader exists (docs/usage.md, "Every agent")';
 
