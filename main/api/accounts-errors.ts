@@ -11,6 +11,8 @@ const answers: Record<AccountsErrorCode, [number, ErrorText, boolean]> = {
   'sign-in-unavailable': [400, E.signInUnavailable, true],
   'acknowledgement-required': [400, E.acknowledgementRequired, true],
   'invalid-method': [400, E.invalidSignInMethod, true],
+  'project-id-required': [400, E.projectIdRequired, true],
+  'invalid-project-id': [400, E.invalidProjectId, true],
   'sign-in-not-found': [404, E.signInNotFound, true],
   'sign-in-not-waiting': [409, E.signInNotWaiting, true],
   'invalid-callback': [400, E.invalidCallback, true],

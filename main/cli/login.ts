@@ -8,16 +8,21 @@ import { CliError } from './args.js';
 import { processIo, type CliIo } from './io.js';
 import { openInBrowser } from './open-url.js';
 
-export const LOGIN_USAGE = `Usage: switchboard login <codex|ghcp|agy> [--device | --no-browser] [--acknowledge]
+export const LOGIN_USAGE = `Usage: switchboard login <codex|ghcp|agy|gemini> [--device | --no-browser] [--acknowledge] [--project <id>]
 
 Signs in a subscription account and saves it in {config_dir}/proxy/auth/ (the first account of a
 provider also creates the profile of that name, routed through the proxy).
 
   codex            ChatGPT: opens the browser; the sign-in returns to 127.0.0.1:1455
   ghcp             GitHub Copilot: prints a code to type at github.com/login/device
-  agy              Antigravity: asks first to acknowledge the ban risk (y/N), once
+  agy              Antigravity: asks first to acknowledge the ban risk (y/N), once; then Google
+                   in the browser, back on 127.0.0.1:51121
+  gemini           Gemini Code Assist Standard/Enterprise: Google in the browser, back on
+                   127.0.0.1:8085; needs --project (consumer sign-in was retired on 2026-06-18;
+                   others: switchboard accounts import gemini)
 Options:
   --acknowledge    agy: accept the ban risk without the question
+  --project <id>   gemini: the Google Cloud project of the Code Assist licence
   --device         codex: sign in with a code instead of the browser callback
   --no-browser     print the address instead of opening it; on another machine, paste the
                    address the browser ends up on (http://localhost:1455/auth/callback?...) here
@@ -33,8 +38,9 @@ export interface LoginDeps {
 /** `switchboard login`: 0 signed in, 1 the sign-in failed or expired, 2 a usage error. */
 export async function runLogin(argv: string[], env: NodeJS.ProcessEnv = process.env, deps: LoginDeps = {}): Promise<number> {
   const io = deps.io ?? processIo;
-  const flags = new Set(argv.filter((a) => a.startsWith('-')));
-  const [provider, ...extra] = argv.filter((a) => !a.startsWith('-'));
+  const { projectId, rest } = takeProject(argv);
+  const flags = new Set(rest.filter((a) => a.startsWith('-')));
+  const [provider, ...extra] = rest.filter((a) => !a.startsWith('-'));
   for (const f of flags) if (f !== '--device' && f !== '--no-browser' && f !== '--acknowledge') throw new CliError(`unknown option '${f}' for 'login'`);
   if (!provider) throw new CliError(`missing provider\n\n${LOGIN_USAGE}`);
   if (extra.length > 0) throw new CliError(`unexpected argument '${extra[0]}' for 'login'`);
@@ -44,12 +50,13 @@ export async function runLogin(argv: string[], env: NodeJS.ProcessEnv = process.
   try {
     const method = flags.has('--device') || provider === 'ghcp' ? 'device' : 'browser';
     const input = deps.input ?? process.stdin;
-    const start = await accounts.signIn(provider, method, flags.has('--acknowledge')).catch(async (err: unknown) => {
+    const options = projectId === undefined ? {} : { projectId };
+    const start = await accounts.signIn(provider, method, flags.has('--acknowledge'), options).catch(async (err: unknown) => {
       if (!(err instanceof AccountsError) || err.code !== 'acknowledgement-required') return rethrow(err);
       io.out(`${err.detail ?? err.message}\nContinue? [y/N] `);
       const answer = await readLine(input);
       if (!/^y(es)?$/i.test(answer.trim())) throw new CliError('not acknowledged; nothing was signed in');
-      return accounts.signIn(provider, method, true).catch(rethrow);
+      return accounts.signIn(provider, method, true, options).catch(rethrow);
     });
     const finished = waitForEnd(ctx.events, start.signInId);
     if (start.userCode) {
@@ -69,6 +76,25 @@ export async function runLogin(argv: string[], env: NodeJS.ProcessEnv = process.
   } finally {
     await accounts.stop();
   }
+}
+
+/** `--project <id>` or `--project=<id>`, taken out of the arguments. */
+function takeProject(argv: string[]): { projectId?: string; rest: string[] } {
+  const rest: string[] = [];
+  let projectId: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--project') {
+      const value = argv[++i];
+      if (value === undefined || value.startsWith('-')) throw new CliError("option '--project' needs a Google Cloud project id");
+      projectId = value;
+    } else if (a.startsWith('--project=')) {
+      projectId = a.slice('--project='.length);
+    } else {
+      rest.push(a);
+    }
+  }
+  return { projectId, rest };
 }
 
 function report(state: SignInState, io: CliIo): number {

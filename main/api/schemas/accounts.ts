@@ -24,7 +24,12 @@ export const accountsListResponse = z.object({ accounts: z.array(accountView) })
 export const accountResponse = z.object({ account: accountView });
 export const accountRemoveResponse = z.object({ removed: z.literal(true), account: accountView, backupPath: z.string() });
 
-export const signInBody = z.object({ method: z.enum(['browser', 'device', 'paste']).optional(), acknowledge: z.boolean().optional() });
+export const signInBody = z.object({
+  method: z.enum(['browser', 'device', 'paste']).optional(),
+  acknowledge: z.boolean().optional(),
+  /** gemini: the Code Assist Standard/Enterprise project (checked by the service, so the CLI gets the same answer). */
+  projectId: z.string().max(200).optional(),
+});
 export const signInError = E.invalidSignInMethod;
 export const signInStartResponse = z.object({ signInId: z.string(), url: z.string(), userCode: z.string().optional(), expiresAt: z.int() });
 export const signInStateResponse = z.object({

@@ -10,6 +10,9 @@ export type AccountsErrorCode =
   /** The provider's risk (acknowledgements.ts) was not accepted yet. */
   | 'acknowledgement-required'
   | 'invalid-method'
+  /** gemini: no Code Assist project given (consumer sign-in is retired). */
+  | 'project-id-required'
+  | 'invalid-project-id'
   | 'sign-in-not-found'
   | 'sign-in-not-waiting'
   | 'invalid-callback'

@@ -1,34 +1,36 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../infra/clock.js';
-import { errorMessage } from '../../infra/file-stat.js';
 import type { AccountView } from './account-view.js';
+import { AGY, agyClient, agyRedirectUri, completeAgy } from './agy/agy-sign-in.js';
 import { listenForCallback, type CallbackListener, type CallbackOutcome } from './callback-listener.js';
-import { checkCallback } from './callback-check.js';
+import { answerCallback, signInMessage, type CodeWait, type SignInState } from './code-flow.js';
 import { pollDevice, type PollStep } from './device-poll.js';
 import { pollCodexDevice, startCodexDevice } from './codex/codex-device.js';
 import { CODEX, codexAuthorizeUrl, codexRecord, codexRedirectUri, exchangeCodexCode } from './codex/codex-oauth.js';
-import { AccountsError, ProviderRefusal } from './errors.js';
+import { AccountsError } from './errors.js';
+import { completeGemini, GEMINI, geminiClient, geminiProject, geminiRedirectUri } from './gemini/gemini-sign-in.js';
+import { googleAuthorizeUrl } from './google/google-oauth.js';
 import { fetchCopilotToken, fetchGithubUser, ghcpRecord, GHCP, pollGhcpDevice, startGhcpDevice } from './ghcp/ghcp-auth.js';
 import { overrideOrigin, type OriginOverrides } from '../../infra/origin-overrides.js';
 import type { Outbound } from './outbound.js';
 import { createPkce, createState } from './pkce.js';
 import type { AccountProvider } from './providers.js';
 import type { AuthRecord } from './auth-store.js';
+import { GEMINI_SCOPES } from './gemini/gemini-import.js';
 
+export type { SignInState, SignInStatus } from './code-flow.js';
 export type SignInMethod = 'browser' | 'device' | 'paste';
-export type SignInStatus = 'waiting' | 'ok' | 'error' | 'expired' | 'cancelled';
+
+/** What a provider's start needs beyond the method (gemini: the Code Assist project). */
+export interface SignInOptions {
+  projectId?: string;
+}
 
 export interface SignInStart {
   signInId: string;
   url: string;
   userCode?: string;
   expiresAt: number;
-}
-
-export interface SignInState {
-  status: SignInStatus;
-  account?: AccountView;
-  error?: string;
 }
 
 export interface SignInDeps {
@@ -43,6 +45,10 @@ export interface SignInDeps {
   onState: (signInId: string, provider: AccountProvider, state: SignInState) => void;
   /** Floor between device-flow polls (GitHub asks for 5 s); tests with a fake provider lower it. */
   pollFloorMs?: number;
+  /** The environment (CLIProxyAPI's client id/secret overrides for agy and gemini). */
+  env: NodeJS.ProcessEnv;
+  /** Between Cloud Code onboardUser polls (agy, gemini: 2 s); tests with a fake provider lower it. */
+  onboardIntervalMs?: number;
 }
 
 interface Session {
@@ -50,9 +56,9 @@ interface Session {
   provider: AccountProvider;
   start: SignInStart;
   state: SignInState;
-  /** Authorization-code sign-ins: what the callback must carry and what the exchange needs. */
-  code?: { state: string; verifier: string; redirectUri: string };
-  /** The callback is being exchanged: a second one is refused. */
+  /** Authorization-code sign-ins: what the callback must carry, and the provider's completion. */
+  code?: CodeWait;
+  /** The callback is being completed: a second one is refused. */
   busy: boolean;
   listener?: CallbackListener;
   timers: Set<NodeJS.Timeout>;
@@ -71,12 +77,16 @@ export class SignIns {
 
   constructor(private readonly deps: SignInDeps) {}
 
-  async start(provider: AccountProvider, method: SignInMethod): Promise<SignInStart> {
+  async start(provider: AccountProvider, method: SignInMethod, options: SignInOptions = {}): Promise<SignInStart> {
     const waiting = [...this.sessions.values()].filter((x) => x.state.status === 'waiting').length;
     if (waiting >= MAX_WAITING) throw new AccountsError('too-many-sign-ins', `${waiting} sign-ins are waiting; finish or cancel one first`);
     if (provider === 'ghcp') {
       if (method === 'paste') throw new AccountsError('invalid-method', 'ghcp signs in with GitHub\'s device flow: use method "device" (or "browser")');
       return this.startGhcp();
+    }
+    if (provider === 'agy' || provider === 'gemini') {
+      if (method === 'device') throw new AccountsError('invalid-method', `${provider} signs in with Google in the browser: use method "browser" or "paste"`);
+      return provider === 'agy' ? this.startAgy(method) : this.startGemini(method, options.projectId);
     }
     return method === 'device' ? this.startCodexDevice() : this.startCodexCode(method);
   }
@@ -92,7 +102,7 @@ export class SignIns {
     try {
       params = new URL(pasted.trim()).searchParams;
     } catch {
-      throw new AccountsError('invalid-callback', 'Paste the whole address the browser was sent to (it starts with http://localhost:1455/auth/callback?code=…)');
+      throw new AccountsError('invalid-callback', `Paste the whole address the browser was sent to (it starts with ${session.code?.redirectUri ?? 'http://localhost'}?code=…)`);
     }
     const outcome = await this.onCallback(session, params);
     if (!outcome.ok && session.state.status === 'waiting') throw new AccountsError('invalid-callback', outcome.message);
@@ -117,17 +127,68 @@ export class SignIns {
   }
 
   private async startCodexCode(method: SignInMethod): Promise<SignInStart> {
-    const configured = await this.deps.oauthPort('codex');
-    const port = configured ?? CODEX.port;
+    const port = (await this.deps.oauthPort('codex')) ?? CODEX.port;
     const pkce = createPkce();
     const state = createState();
     const redirectUri = codexRedirectUri(port);
-    const url = overrideOrigin(codexAuthorizeUrl({ redirectUri, challenge: pkce.challenge, state }), await this.deps.overrides());
-    const session = this.open('codex', { url, expiresAt: this.deps.clock.now() + CODE_FLOW_MS }, CODE_FLOW_MS);
-    session.code = { state, verifier: pkce.verifier, redirectUri };
+    const url = codexAuthorizeUrl({ redirectUri, challenge: pkce.challenge, state });
+    return this.startCodeFlow('codex', method, { port, callbackPath: CODEX.callbackPath, url }, {
+      state,
+      redirectUri,
+      complete: async (code) => {
+        const tokens = await exchangeCodexCode(this.deps.http, { code, redirectUri, verifier: pkce.verifier });
+        const { file, record } = codexRecord(tokens, this.deps.clock.now());
+        return this.deps.save('codex', file, record);
+      },
+    });
+  }
+
+  /** Antigravity: Google OAuth with its public client, no PKCE (reference §2). */
+  private async startAgy(method: SignInMethod): Promise<SignInStart> {
+    const port = (await this.deps.oauthPort('agy')) ?? AGY.port;
+    const state = createState();
+    const redirectUri = agyRedirectUri(port);
+    const url = googleAuthorizeUrl({ client: agyClient(this.deps.env), redirectUri, scopes: AGY.scopes, state });
+    return this.startCodeFlow('agy', method, { port, callbackPath: AGY.callbackPath, url }, {
+      state,
+      redirectUri,
+      complete: async (code) => {
+        const { file, record } = await completeAgy({ http: this.deps.http, env: this.deps.env, now: this.deps.clock.now(), code, redirectUri, onboardIntervalMs: this.deps.onboardIntervalMs });
+        return this.deps.save('agy', file, record);
+      },
+    });
+  }
+
+  /** Gemini Code Assist Standard/Enterprise: the Gemini CLI's client and the user's project (reference §3). */
+  private async startGemini(method: SignInMethod, projectId: string | undefined): Promise<SignInStart> {
+    const project = geminiProject(projectId);
+    const port = (await this.deps.oauthPort('gemini')) ?? GEMINI.port;
+    const state = createState();
+    const redirectUri = geminiRedirectUri(port);
+    const url = googleAuthorizeUrl({ client: geminiClient(this.deps.env), redirectUri, scopes: GEMINI_SCOPES, state });
+    return this.startCodeFlow('gemini', method, { port, callbackPath: GEMINI.callbackPath, url }, {
+      state,
+      redirectUri,
+      complete: async (code) => {
+        const input = { http: this.deps.http, env: this.deps.env, now: this.deps.clock.now(), code, redirectUri, projectId: project, onboardIntervalMs: this.deps.onboardIntervalMs };
+        const { file, record } = await completeGemini(input);
+        return this.deps.save('gemini', file, record);
+      },
+    });
+  }
+
+  /**
+   * An authorization-code sign-in of any provider: the session, and for `browser` the loopback
+   * listener (127.0.0.1, alive only while the sign-in waits). The authorize URL goes through
+   * `network.origin_overrides` like every outbound call.
+   */
+  private async startCodeFlow(provider: AccountProvider, method: SignInMethod, where: { port: number; callbackPath: string; url: string }, wait: CodeWait): Promise<SignInStart> {
+    const url = overrideOrigin(where.url, await this.deps.overrides());
+    const session = this.open(provider, { url, expiresAt: this.deps.clock.now() + CODE_FLOW_MS }, CODE_FLOW_MS);
+    session.code = wait;
     if (method === 'browser') {
       try {
-        session.listener = await listenForCallback(port, CODEX.callbackPath, (params) => this.onCallback(session, params));
+        session.listener = await listenForCallback(where.port, where.callbackPath, (params) => this.onCallback(session, params));
       } catch (err) {
         this.drop(session);
         throw err;
@@ -176,38 +237,16 @@ export class SignIns {
         waiting: () => session.state.status === 'waiting',
         timers: session.timers,
         done: (account) => this.finish(session, { status: 'ok', account }),
-        failed: (err) => this.finish(session, { status: 'error', error: messageOf(err) }),
+        failed: (err) => this.finish(session, { status: 'error', error: signInMessage(err) }),
       },
       Math.max(intervalMs, this.floor()),
       step,
     );
   }
 
-  /** Decides one callback (callback-check.ts), then exchanges the code. */
-  private async onCallback(session: Session, params: URLSearchParams): Promise<CallbackOutcome> {
-    const handled = session.busy ? 'being completed' : session.state.status !== 'waiting' ? session.state.status : null;
-    const decision = checkCallback(session.code?.state, handled, params);
-    if (decision.kind === 'refuse') return decision.outcome;
-    if (decision.kind === 'provider-error') {
-      this.finish(session, { status: 'error', error: `codex: the provider refused the sign-in (${decision.reason})` });
-      return decision.outcome;
-    }
-    const { code } = decision;
-    const expected = session.code!; // a code decision needs an expected state, so the sign-in has one
-    session.busy = true;
-    try {
-      const tokens = await exchangeCodexCode(this.deps.http, { code, redirectUri: expected.redirectUri, verifier: expected.verifier });
-      const { file, record } = codexRecord(tokens, this.deps.clock.now());
-      const account = await this.deps.save('codex', file, record);
-      this.finish(session, { status: 'ok', account });
-      return { ok: true, status: 200, title: 'Signed in', message: `Switchboard signed in ${account.label}. You can close this tab.` };
-    } catch (err) {
-      const message = messageOf(err);
-      this.finish(session, { status: 'error', error: message });
-      return { ok: false, status: 502, title: 'Sign-in failed', message };
-    } finally {
-      session.busy = false;
-    }
+  /** One callback, loopback or pasted: decided and completed alike for every provider (code-flow.ts). */
+  private onCallback(session: Session, params: URLSearchParams): Promise<CallbackOutcome> {
+    return answerCallback(session, params, (state) => this.finish(session, state));
   }
 
   private open(provider: AccountProvider, start: Omit<SignInStart, 'signInId'>, lifetimeMs: number): Session {
@@ -248,10 +287,4 @@ export class SignIns {
   private floor(): number {
     return this.deps.pollFloorMs ?? GHCP.minIntervalMs;
   }
-}
-
-function messageOf(err: unknown): string {
-  if (err instanceof ProviderRefusal) return `${err.provider}: ${err.message}`;
-  if (err instanceof AccountsError) return err.detail ?? err.message;
-  return errorMessage(err);
 }

@@ -3,7 +3,7 @@ import type { AuthRecord } from '../auth-store.js';
 
 /** The Gemini CLI's public OAuth client (reference §3); its secret is not written (see docs/accounts.md). */
 export const GEMINI_CLI_CLIENT_ID = '681255809395-oo8ft2oprdrnp9e3aqf6av3hmdib135j.apps.googleusercontent.com';
-const GEMINI_SCOPES = [
+export const GEMINI_SCOPES = [
   'https://www.googleapis.com/auth/cloud-platform',
   'https://www.googleapis.com/auth/userinfo.email',
   'https://www.googleapis.com/auth/userinfo.profile',

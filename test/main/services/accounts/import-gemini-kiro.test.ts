@@ -59,8 +59,10 @@ describe('gemini: import of ~/.gemini/oauth_creds.json', () => {
     expect((await service.list()).accounts).toEqual([]);
   });
 
-  it('sign-in explains the retirement of consumer sign-in', async () => {
-    await expect(service.signIn('gemini', undefined)).rejects.toMatchObject({ code: 'sign-in-unavailable', detail: expect.stringContaining('2026-06-18') });
+  it('sign-in without a Code Assist project explains the retirement of consumer sign-in and points at the import', async () => {
+    const refused = service.signIn('gemini', undefined);
+    await expect(refused).rejects.toMatchObject({ code: 'project-id-required', detail: expect.stringContaining('2026-06-18') });
+    await expect(refused).rejects.toMatchObject({ detail: expect.stringContaining('~/.gemini/oauth_creds.json') });
   });
 });
 
@@ -106,16 +108,16 @@ describe('agy: the ban-risk acknowledgement comes before any sign-in', () => {
     await expect(service.signIn('agy', undefined)).rejects.toMatchObject({ code: 'acknowledgement-required', detail: expect.stringContaining('banned') });
     const file = path.join(t.ctx.paths.configDir, 'accounts-acknowledged.json');
     await expect(fs.stat(file)).rejects.toMatchObject({ code: 'ENOENT' });
-    // Acknowledged: the next refusal is the missing native sign-in, not the acknowledgement.
-    await expect(service.signIn('agy', undefined, true)).rejects.toMatchObject({ code: 'sign-in-unavailable' });
+    // Acknowledged: the sign-in starts (paste: no listener on Antigravity's port).
+    await expect(service.signIn('agy', 'paste', true)).resolves.toMatchObject({ url: expect.stringContaining('https://accounts.google.com/o/oauth2/v2/auth?') });
     expect((await fs.stat(file)).mode & 0o777).toBe(0o600);
     expect(JSON.parse(await fs.readFile(file, 'utf8'))).toMatchObject({ agy: expect.any(String) });
     const again = new ProviderAccountsService(t.ctx, {});
-    await expect(again.signIn('agy', undefined)).rejects.toMatchObject({ code: 'sign-in-unavailable' });
+    await expect(again.signIn('agy', 'paste')).resolves.toMatchObject({ signInId: expect.any(String) });
     await again.stop();
   });
 
   it('other providers need no acknowledgement', async () => {
-    await expect(service.signIn('gemini', undefined)).rejects.toMatchObject({ code: 'sign-in-unavailable' });
+    await expect(service.signIn('gemini', 'paste', false, { projectId: 'my-team-project' })).resolves.toMatchObject({ signInId: expect.any(String) });
   });
 });
