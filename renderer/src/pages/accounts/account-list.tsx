@@ -16,6 +16,9 @@ const STATUS: Record<Account['status'], [StatusKind, string]> = {
   error: ['bad', 'error'],
 };
 
+/** Providers whose tokens the CLIProxyAPI binary refreshes, not Switchboard (docs/accounts.md): no Refresh button. */
+const BINARY_REFRESHES = new Set(['agy', 'gemini', 'kiro']);
+
 /** Every account with its status, expiry, models, quota and actions, in each provider's drain order. */
 export function AccountList(props: { accounts: Account[]; onChange: () => void }) {
   if (props.accounts.length === 0) return <Empty>No accounts yet. Sign in above, or import the sign-in of the Codex CLI, Copilot, the Gemini CLI or the Kiro IDE.</Empty>;
@@ -81,7 +84,7 @@ function AccountRow(props: { account: Account; onChange: () => void }) {
         ) : (
           <button type="button" class="btn btn-small" disabled={act.busy} onClick={() => void act.run('pause')}>Pause</button>
         )}
-        <button type="button" class="btn btn-small" disabled={act.busy} onClick={() => void act.run('refresh')}>Refresh</button>
+        {BINARY_REFRESHES.has(a.provider) ? null : <button type="button" class="btn btn-small" disabled={act.busy} onClick={() => void act.run('refresh')}>Refresh</button>}
         <button type="button" class="btn btn-small" disabled={act.busy} onClick={() => void act.run('use')} title={`Apply the ${a.provider} profile to Claude Code and start the proxy`}>
           Use with Claude Code
         </button>
