@@ -4,15 +4,12 @@ import { AccountsError, ProviderRefusal } from '../errors.js';
 import { CLOUD_CODE, loadCodeAssist, onboardUser, projectOf, tierToOnboard, type CodeAssistAnswer, type OnboardPolling } from '../google/cloud-code.js';
 import { exchangeGoogleCode, GOOGLE, googleClient, googleEmail, type GoogleClient, type GoogleTokens } from '../google/google-oauth.js';
 import type { Outbound } from '../outbound.js';
-import { GEMINI_CLI_CLIENT_ID, GEMINI_SCOPES } from './gemini-import.js';
+import { GEMINI_CLI_CLIENT, GEMINI_CLIENT_ENV_PREFIX, GEMINI_SCOPES } from './gemini-import.js';
 
-/**
- * The Gemini CLI's public Google client, for Code Assist Standard/Enterprise sign-in (reference §3).
- * Its secret ships inside the Gemini CLI; CLIProxyAPI's env variables override both.
- */
+/** Code Assist Standard/Enterprise sign-in with the Gemini CLI's public client (reference §3); env variables override it. */
 export const GEMINI = {
-  client: { id: GEMINI_CLI_CLIENT_ID, secret: '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' } satisfies GoogleClient,
-  envPrefix: 'CLIPROXY_GEMINI_OAUTH',
+  client: GEMINI_CLI_CLIENT satisfies GoogleClient,
+  envPrefix: GEMINI_CLIENT_ENV_PREFIX,
   port: 8085,
   callbackPath: '/oauth2callback',
   /** Google One mode's pace in CLIProxyAPI (2 s, 30 s in all), so the browser tab is not kept long. */

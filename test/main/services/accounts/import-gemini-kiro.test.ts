@@ -41,6 +41,8 @@ describe('gemini: import of ~/.gemini/oauth_creds.json', () => {
     const rec = await readAuth(account.file);
     expect(rec).toMatchObject({ type: 'gemini', email: 'ann@example.com', project_id: '', auto: true });
     expect(rec.token).toMatchObject({ access_token: 'ya29.a', refresh_token: '1//r', expiry: '2030-01-01T00:00:00.000Z', token_uri: 'https://oauth2.googleapis.com/token' });
+    // The client travels in the file (as CLIProxyAPI's login writes it), so the binary can refresh without env variables.
+    expect(rec.token).toMatchObject({ client_id: '681255809395-oo8ft2oprdrnp9e3aqf6av3hmdib135j.apps.googleusercontent.com', client_secret: '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' });
     expect(await fs.readFile(src, 'utf8')).toBe(before);
   });
 
