@@ -2,7 +2,9 @@ import { errorMessage } from '../../infra/file-stat.js';
 import type { AccountView } from './account-view.js';
 import { checkCallback } from './callback-check.js';
 import type { CallbackOutcome } from './callback-listener.js';
+import type { AuthRecord } from './auth-store.js';
 import { AccountsError, ProviderRefusal } from './errors.js';
+import type { Outbound } from './outbound.js';
 import type { AccountProvider } from './providers.js';
 
 export type SignInStatus = 'waiting' | 'ok' | 'error' | 'expired' | 'cancelled';
@@ -21,6 +23,39 @@ export interface CodeWait {
   redirectUri: string;
   /** Exchanges the code and saves the account (the provider's part: codex, agy, gemini…). */
   complete: (code: string) => Promise<AccountView>;
+}
+
+/** What a provider's authorization-code flow is given to plan one sign-in. */
+export interface CodeFlowInput {
+  /** The loopback port (the provider's registered one unless `oauth_port` says otherwise). */
+  port: number;
+  /** This sign-in's random `state`. */
+  state: string;
+  http: Outbound;
+  env: NodeJS.ProcessEnv;
+  now: () => number;
+  /** Between Cloud Code onboardUser polls (Google flows); unset: the provider's own pace. */
+  onboardIntervalMs?: number;
+  /** gemini: the Code Assist project. */
+  projectId?: string;
+}
+
+/** One planned sign-in: where the browser goes and comes back, and what its code becomes. */
+export interface CodeFlowPlan {
+  callbackPath: string;
+  redirectUri: string;
+  /** The provider's authorize URL (origin overrides are applied by the caller). */
+  url: string;
+  /** Exchanges the code (and whatever the provider needs after it) into the account's file. */
+  complete: (code: string) => Promise<{ file: string; record: AuthRecord }>;
+}
+
+/** A provider that signs in with an authorization code on a loopback callback (codex, agy, gemini). */
+export interface CodeFlowProvider {
+  /** The port registered with the provider's client. */
+  port: number;
+  /** Plans one sign-in; throws (an AccountsError) when the request lacks what the provider needs. */
+  plan: (input: CodeFlowInput) => CodeFlowPlan;
 }
 
 /** The part of a sign-in session a callback reads and changes. */

@@ -1,22 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../infra/clock.js';
 import type { AccountView } from './account-view.js';
-import { AGY, agyClient, agyRedirectUri, completeAgy } from './agy/agy-sign-in.js';
+import { AGY_CODE_FLOW } from './agy/agy-sign-in.js';
 import { listenForCallback, type CallbackListener, type CallbackOutcome } from './callback-listener.js';
-import { answerCallback, signInMessage, type CodeWait, type SignInState } from './code-flow.js';
+import { answerCallback, signInMessage, type CodeFlowProvider, type CodeWait, type SignInState } from './code-flow.js';
 import { pollDevice, type PollStep } from './device-poll.js';
 import { pollCodexDevice, startCodexDevice } from './codex/codex-device.js';
-import { CODEX, codexAuthorizeUrl, codexRecord, codexRedirectUri, exchangeCodexCode } from './codex/codex-oauth.js';
+import { CODEX, CODEX_CODE_FLOW, codexRecord } from './codex/codex-oauth.js';
 import { AccountsError } from './errors.js';
-import { completeGemini, GEMINI, geminiClient, geminiProject, geminiRedirectUri } from './gemini/gemini-sign-in.js';
-import { googleAuthorizeUrl } from './google/google-oauth.js';
+import { GEMINI_CODE_FLOW } from './gemini/gemini-sign-in.js';
 import { fetchCopilotToken, fetchGithubUser, ghcpRecord, GHCP, pollGhcpDevice, startGhcpDevice } from './ghcp/ghcp-auth.js';
 import { overrideOrigin, type OriginOverrides } from '../../infra/origin-overrides.js';
 import type { Outbound } from './outbound.js';
-import { createPkce, createState } from './pkce.js';
+import { createState } from './pkce.js';
 import type { AccountProvider } from './providers.js';
 import type { AuthRecord } from './auth-store.js';
-import { GEMINI_SCOPES } from './gemini/gemini-import.js';
 
 export type { SignInState, SignInStatus } from './code-flow.js';
 export type SignInMethod = 'browser' | 'device' | 'paste';
@@ -64,6 +62,9 @@ interface Session {
   timers: Set<NodeJS.Timeout>;
 }
 
+/** The providers that sign in with an authorization code on a loopback callback. */
+const CODE_FLOWS: Partial<Record<AccountProvider, CodeFlowProvider>> = { codex: CODEX_CODE_FLOW, agy: AGY_CODE_FLOW, gemini: GEMINI_CODE_FLOW };
+
 /** An authorization-code sign-in waits this long for its callback. */
 const CODE_FLOW_MS = 10 * 60_000;
 /** Sign-ins waiting at once; each may hold timers and a device-flow poll. */
@@ -84,11 +85,11 @@ export class SignIns {
       if (method === 'paste') throw new AccountsError('invalid-method', 'ghcp signs in with GitHub\'s device flow: use method "device" (or "browser")');
       return this.startGhcp();
     }
-    if (provider === 'agy' || provider === 'gemini') {
-      if (method === 'device') throw new AccountsError('invalid-method', `${provider} signs in with Google in the browser: use method "browser" or "paste"`);
-      return provider === 'agy' ? this.startAgy(method) : this.startGemini(method, options.projectId);
-    }
-    return method === 'device' ? this.startCodexDevice() : this.startCodexCode(method);
+    if (provider === 'codex' && method === 'device') return this.startCodexDevice();
+    const flow = CODE_FLOWS[provider];
+    if (!flow) throw new AccountsError('sign-in-unavailable', `${provider} has no sign-in here`);
+    if (method === 'device') throw new AccountsError('invalid-method', `${provider} signs in in the browser: use method "browser" or "paste"`);
+    return this.startCodeFlow(provider, flow, method, options);
   }
 
   status(id: string): SignInState {
@@ -126,69 +127,30 @@ export class SignIns {
     this.sessions.clear();
   }
 
-  private async startCodexCode(method: SignInMethod): Promise<SignInStart> {
-    const port = (await this.deps.oauthPort('codex')) ?? CODEX.port;
-    const pkce = createPkce();
-    const state = createState();
-    const redirectUri = codexRedirectUri(port);
-    const url = codexAuthorizeUrl({ redirectUri, challenge: pkce.challenge, state });
-    return this.startCodeFlow('codex', method, { port, callbackPath: CODEX.callbackPath, url }, {
-      state,
-      redirectUri,
-      complete: async (code) => {
-        const tokens = await exchangeCodexCode(this.deps.http, { code, redirectUri, verifier: pkce.verifier });
-        const { file, record } = codexRecord(tokens, this.deps.clock.now());
-        return this.deps.save('codex', file, record);
-      },
-    });
-  }
-
-  /** Antigravity: Google OAuth with its public client, no PKCE (reference §2). */
-  private async startAgy(method: SignInMethod): Promise<SignInStart> {
-    const port = (await this.deps.oauthPort('agy')) ?? AGY.port;
-    const state = createState();
-    const redirectUri = agyRedirectUri(port);
-    const url = googleAuthorizeUrl({ client: agyClient(this.deps.env), redirectUri, scopes: AGY.scopes, state });
-    return this.startCodeFlow('agy', method, { port, callbackPath: AGY.callbackPath, url }, {
-      state,
-      redirectUri,
-      complete: async (code) => {
-        const { file, record } = await completeAgy({ http: this.deps.http, env: this.deps.env, now: this.deps.clock.now(), code, redirectUri, onboardIntervalMs: this.deps.onboardIntervalMs });
-        return this.deps.save('agy', file, record);
-      },
-    });
-  }
-
-  /** Gemini Code Assist Standard/Enterprise: the Gemini CLI's client and the user's project (reference §3). */
-  private async startGemini(method: SignInMethod, projectId: string | undefined): Promise<SignInStart> {
-    const project = geminiProject(projectId);
-    const port = (await this.deps.oauthPort('gemini')) ?? GEMINI.port;
-    const state = createState();
-    const redirectUri = geminiRedirectUri(port);
-    const url = googleAuthorizeUrl({ client: geminiClient(this.deps.env), redirectUri, scopes: GEMINI_SCOPES, state });
-    return this.startCodeFlow('gemini', method, { port, callbackPath: GEMINI.callbackPath, url }, {
-      state,
-      redirectUri,
-      complete: async (code) => {
-        const input = { http: this.deps.http, env: this.deps.env, now: this.deps.clock.now(), code, redirectUri, projectId: project, onboardIntervalMs: this.deps.onboardIntervalMs };
-        const { file, record } = await completeGemini(input);
-        return this.deps.save('gemini', file, record);
-      },
-    });
-  }
-
   /**
-   * An authorization-code sign-in of any provider: the session, and for `browser` the loopback
-   * listener (127.0.0.1, alive only while the sign-in waits). The authorize URL goes through
+   * An authorization-code sign-in of any provider (CODE_FLOWS): the provider plans it, the session
+   * completes it through the plan and saves the account; for `browser` the loopback listener
+   * (127.0.0.1, alive only while the sign-in waits). The authorize URL goes through
    * `network.origin_overrides` like every outbound call.
    */
-  private async startCodeFlow(provider: AccountProvider, method: SignInMethod, where: { port: number; callbackPath: string; url: string }, wait: CodeWait): Promise<SignInStart> {
-    const url = overrideOrigin(where.url, await this.deps.overrides());
+  private async startCodeFlow(provider: AccountProvider, flow: CodeFlowProvider, method: SignInMethod, options: SignInOptions): Promise<SignInStart> {
+    const port = (await this.deps.oauthPort(provider)) ?? flow.port;
+    const state = createState();
+    const { http, env, onboardIntervalMs } = this.deps;
+    const plan = flow.plan({ port, state, http, env, now: () => this.deps.clock.now(), onboardIntervalMs, projectId: options.projectId });
+    const url = overrideOrigin(plan.url, await this.deps.overrides());
     const session = this.open(provider, { url, expiresAt: this.deps.clock.now() + CODE_FLOW_MS }, CODE_FLOW_MS);
-    session.code = wait;
+    session.code = {
+      state,
+      redirectUri: plan.redirectUri,
+      complete: async (code) => {
+        const { file, record } = await plan.complete(code);
+        return this.deps.save(provider, file, record);
+      },
+    };
     if (method === 'browser') {
       try {
-        session.listener = await listenForCallback(where.port, where.callbackPath, (params) => this.onCallback(session, params));
+        session.listener = await listenForCallback(port, plan.callbackPath, (params) => this.onCallback(session, params));
       } catch (err) {
         this.drop(session);
         throw err;

@@ -1,6 +1,7 @@
 import type { AuthRecord } from '../auth-store.js';
+import type { CodeFlowProvider } from '../code-flow.js';
 import { CLOUD_CODE, loadCodeAssist, onboardUser, projectOf, tierToOnboard, type CloudCodeCall, type OnboardPolling } from '../google/cloud-code.js';
-import { exchangeGoogleCode, GOOGLE, googleClient, googleEmail, type GoogleClient, type GoogleTokens } from '../google/google-oauth.js';
+import { exchangeGoogleCode, GOOGLE, googleAuthorizeUrl, googleClient, googleEmail, type GoogleClient, type GoogleTokens } from '../google/google-oauth.js';
 import { ProviderRefusal } from '../errors.js';
 import type { Outbound } from '../outbound.js';
 
@@ -33,6 +34,20 @@ export function agyClient(env: NodeJS.ProcessEnv): GoogleClient {
 export function agyRedirectUri(port: number): string {
   return `http://localhost:${port}${AGY.callbackPath}`;
 }
+
+/** Google OAuth with Antigravity's public client, no PKCE, on the loopback callback. */
+export const AGY_CODE_FLOW: CodeFlowProvider = {
+  port: AGY.port,
+  plan: ({ port, state, http, env, now, onboardIntervalMs }) => {
+    const redirectUri = agyRedirectUri(port);
+    return {
+      callbackPath: AGY.callbackPath,
+      redirectUri,
+      url: googleAuthorizeUrl({ client: agyClient(env), redirectUri, scopes: AGY.scopes, state }),
+      complete: (code) => completeAgy({ http, env, now: now(), code, redirectUri, onboardIntervalMs }),
+    };
+  },
+};
 
 export interface AgyCompletion {
   http: Outbound;

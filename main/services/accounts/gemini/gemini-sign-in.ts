@@ -1,8 +1,9 @@
 import { isRecord } from '../../../infra/json-checks.js';
 import type { AuthRecord } from '../auth-store.js';
+import type { CodeFlowProvider } from '../code-flow.js';
 import { AccountsError, ProviderRefusal } from '../errors.js';
 import { CLOUD_CODE, loadCodeAssist, onboardUser, projectOf, tierToOnboard, type CodeAssistAnswer, type OnboardPolling } from '../google/cloud-code.js';
-import { exchangeGoogleCode, GOOGLE, googleClient, googleEmail, type GoogleClient, type GoogleTokens } from '../google/google-oauth.js';
+import { exchangeGoogleCode, GOOGLE, googleAuthorizeUrl, googleClient, googleEmail, type GoogleClient, type GoogleTokens } from '../google/google-oauth.js';
 import type { Outbound } from '../outbound.js';
 import { GEMINI_CLI_CLIENT, GEMINI_CLIENT_ENV_PREFIX, GEMINI_SCOPES } from './gemini-import.js';
 
@@ -41,6 +42,21 @@ export function geminiClient(env: NodeJS.ProcessEnv): GoogleClient {
 export function geminiRedirectUri(port: number): string {
   return `http://localhost:${port}${GEMINI.callbackPath}`;
 }
+
+/** Google OAuth with the Gemini CLI's client, for the project the request names (checked first). */
+export const GEMINI_CODE_FLOW: CodeFlowProvider = {
+  port: GEMINI.port,
+  plan: ({ port, state, http, env, now, onboardIntervalMs, projectId }) => {
+    const project = geminiProject(projectId);
+    const redirectUri = geminiRedirectUri(port);
+    return {
+      callbackPath: GEMINI.callbackPath,
+      redirectUri,
+      url: googleAuthorizeUrl({ client: geminiClient(env), redirectUri, scopes: GEMINI_SCOPES, state }),
+      complete: (code) => completeGemini({ http, env, now: now(), code, redirectUri, projectId: project, onboardIntervalMs }),
+    };
+  },
+};
 
 export interface GeminiCompletion {
   http: Outbound;
