@@ -145,6 +145,8 @@ export class SignIns {
       redirectUri: plan.redirectUri,
       complete: async (code) => {
         const { file, record } = await plan.complete(code);
+        // Cancelled (or expired) while the provider answered, e.g. during onboarding: nothing is saved.
+        if (session.state.status !== 'waiting') throw new AccountsError('sign-in-not-waiting', `The sign-in was ${session.state.status} before ${provider} answered; nothing was saved`);
         return this.deps.save(provider, file, record);
       },
     };

@@ -2,7 +2,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { agyClient, completeAgy } from '../../../../main/services/accounts/agy/agy-sign-in.js';
 import { completeGemini, consumerTier, geminiClient, geminiProject } from '../../../../main/services/accounts/gemini/gemini-sign-in.js';
 import { CLOUD_CODE, onboardUser, projectOf, tierToOnboard } from '../../../../main/services/accounts/google/cloud-code.js';
+import fs from 'node:fs/promises';
+import { ProviderAccountsService } from '../../../../main/services/accounts/accounts-service.js';
 import { createOutbound, type Outbound } from '../../../../main/services/accounts/outbound.js';
+import { tempContext } from '../../../helpers/temp-context.js';
 import { AGY_CLIENT, GEMINI_CLIENT, GOOGLE_ORIGINS, startFakeGoogle, type FakeGoogle } from '../../../fixtures/fake-google.js';
 
 /** The Google pieces of the agy and gemini sign-ins against the fake Google, with short onboard polls. */
@@ -115,5 +118,29 @@ describe('clients and project ids', () => {
     expect(file).toBe('gemini-pilot@example.com-substituted-1.json');
     expect(record).toMatchObject({ project_id: 'substituted-1', token: { expiry: new Date(Date.UTC(2026, 10, 1) + 3599_000).toISOString() } });
     expect(google.calls('/v1internal:onboardUser')).toHaveLength(3);
+  });
+});
+
+describe('a sign-in cancelled while Google answers', () => {
+  it('saves nothing: the onboarding ends after the cancel and the account is not written', async () => {
+    const t = await tempContext();
+    const service = new ProviderAccountsService(t.ctx, { http, onboardIntervalMs: 100 });
+    try {
+      google.loadAnswer = {};
+      google.onboardPending = 2;
+      const start = await service.signIn('agy', 'paste', true);
+      const q = new URL(start.url).searchParams;
+      const location = (await fetch(`${google.origin}/o/oauth2/v2/auth?${q}`, { redirect: 'manual' })).headers.get('location')!;
+      const pasted = service.signInCallback(start.signInId, location);
+      // Cancelled while onboardUser is still pending (its first answer was done: false).
+      for (let i = 0; i < 200 && google.calls('/v1internal:onboardUser').length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+      expect(service.cancelSignIn(start.signInId).status).toBe('cancelled');
+      await expect(pasted).resolves.toMatchObject({ status: 'cancelled' });
+      expect(google.calls('/v1internal:onboardUser')).toHaveLength(3);
+      expect(await fs.readdir(t.ctx.paths.proxyAuthDir).catch(() => [])).toEqual([]);
+    } finally {
+      await service.stop();
+      await t.cleanup();
+    }
   });
 });
