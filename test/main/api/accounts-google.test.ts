@@ -194,7 +194,9 @@ describe('gemini sign-in (Code Assist Standard/Enterprise)', () => {
     for (const bad of ['Has Spaces', '../etc', 'x', '9starts-with-digit']) {
       expect(await app.json('POST', '/api/accounts/gemini/sign-in', { projectId: bad })).toMatchObject({ status: 400, body: { error: 'Invalid project ID' } });
     }
-    expect(await app.json('POST', '/api/accounts/gemini/sign-in', { projectId: 42 })).toMatchObject({ status: 400, body: { error: 'Invalid sign-in method' } });
+    expect(await app.json('POST', '/api/accounts/gemini/sign-in', { projectId: 42 })).toMatchObject({ status: 400, body: { error: 'Invalid project ID' } });
+    expect(await app.json('POST', '/api/accounts/gemini/sign-in', { projectId: 'p'.repeat(201) })).toMatchObject({ status: 400, body: { error: 'Invalid project ID' } });
+    expect(await app.json('POST', '/api/accounts/gemini/sign-in', { projectId: 'my-team-project', method: 'fax' })).toMatchObject({ status: 400, body: { error: 'Invalid sign-in method' } });
   });
 
   it('with a projectId: the Gemini CLI client, loopback callback, loadCodeAssist with the project, onboardUser; the backend\'s project id is kept in the file', async () => {
