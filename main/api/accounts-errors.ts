@@ -13,6 +13,8 @@ const answers: Record<AccountsErrorCode, [number, ErrorText, boolean]> = {
   'invalid-method': [400, E.invalidSignInMethod, true],
   'invalid-sign-in-options': [400, E.invalidSignInOptions, true],
   'binary-not-installed': [409, E.cliproxyNotInstalled, true],
+  'project-id-required': [400, E.projectIdRequired, true],
+  'invalid-project-id': [400, E.invalidProjectId, true],
   'sign-in-not-found': [404, E.signInNotFound, true],
   'sign-in-not-waiting': [409, E.signInNotWaiting, true],
   'invalid-callback': [400, E.invalidCallback, true],

@@ -60,11 +60,11 @@ export function createAccountsRouter({ services, registry }: RouterDeps): Router
   route({
     method: 'post',
     path: '/api/accounts/:provider/sign-in',
-    summary: 'Start a sign-in (browser, device or paste; kiro: device or idc with startUrl and region, through the managed CLIProxyAPI); answers the URL to open and the device code. agy needs `acknowledge: true` once',
+    summary: 'Start a sign-in (browser, device or paste; kiro: device or idc with startUrl and region, through the managed CLIProxyAPI); answers the URL to open and the device code. agy needs `acknowledge: true` once; gemini needs `projectId` (Code Assist Standard/Enterprise)',
     body: signInBody,
     bodyError: signInError,
     response: signInStartResponse,
-    handler: ({ params, body }) => accounts.signIn(params.provider ?? '', body.method, body.acknowledge === true, { startUrl: body.startUrl, region: body.region }),
+    handler: ({ params, body }) => accounts.signIn(params.provider ?? '', body.method, body.acknowledge === true, { startUrl: body.startUrl, region: body.region, projectId: body.projectId }),
   });
 
   route({

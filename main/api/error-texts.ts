@@ -72,6 +72,8 @@ export const E = {
   signInUnavailable: 'Sign-in not available',
   acknowledgementRequired: 'Acknowledgement required',
   invalidSignInMethod: 'Invalid sign-in method',
+  projectIdRequired: 'Project ID required',
+  invalidProjectId: 'Invalid project ID',
   signInNotFound: 'Sign-in not found',
   signInNotWaiting: 'Sign-in not waiting',
   invalidCallback: 'Invalid callback',

@@ -8,7 +8,7 @@ import { CliError } from './args.js';
 import { processIo, type CliIo } from './io.js';
 import { openInBrowser } from './open-url.js';
 
-export const LOGIN_USAGE = `Usage: switchboard login <codex|ghcp|agy|kiro> [--device | --no-browser] [--acknowledge]
+export const LOGIN_USAGE = `Usage: switchboard login <codex|ghcp|agy|gemini|kiro> [--device | --no-browser] [--acknowledge] [--project <id>]
        switchboard login kiro [--idc --start-url <url> [--region <aws-region>]]
 
 Signs in a subscription account and saves it in {config_dir}/proxy/auth/ (the first account of a
@@ -16,11 +16,16 @@ provider also creates the profile of that name, routed through the proxy).
 
   codex            ChatGPT: opens the browser; the sign-in returns to 127.0.0.1:1455
   ghcp             GitHub Copilot: prints a code to type at github.com/login/device
-  agy              Antigravity: asks first to acknowledge the ban risk (y/N), once
+  agy              Antigravity: asks first to acknowledge the ban risk (y/N), once; then Google
+                   in the browser, back on 127.0.0.1:51121
+  gemini           Gemini Code Assist Standard/Enterprise: Google in the browser, back on
+                   127.0.0.1:8085; needs --project (consumer sign-in was retired on 2026-06-18;
+                   others: switchboard accounts import gemini)
   kiro             Kiro: AWS Builder ID, prints a code to type at AWS; runs through the managed
                    CLIProxyAPI (install it first: switchboard cliproxy install --backend plus)
 Options:
   --acknowledge    agy: accept the ban risk without the question
+  --project <id>   gemini: the Google Cloud project of the Code Assist licence
   --device         codex: sign in with a code instead of the browser callback
   --no-browser     print the address instead of opening it; on another machine, paste the
                    address the browser ends up on (http://localhost:1455/auth/callback?...) here
@@ -57,7 +62,8 @@ export interface LoginDeps {
 /** `switchboard login`: 0 signed in, 1 the sign-in failed or expired, 2 a usage error. */
 export async function runLogin(argv: string[], env: NodeJS.ProcessEnv = process.env, deps: LoginDeps = {}): Promise<number> {
   const io = deps.io ?? processIo;
-  const { flags, values, positional } = parseLoginArgs(argv);
+  const { projectId, rest } = takeProject(argv);
+  const { flags, values, positional } = parseLoginArgs(rest);
   const [provider, ...extra] = positional;
   for (const f of flags) if (f !== '--device' && f !== '--no-browser' && f !== '--acknowledge' && f !== '--idc') throw new CliError(`unknown option '${f}' for 'login'`);
   if (!provider) throw new CliError(`missing provider\n\n${LOGIN_USAGE}`);
@@ -74,13 +80,13 @@ export async function runLogin(argv: string[], env: NodeJS.ProcessEnv = process.
   try {
     const method = idc ? 'idc' : flags.has('--device') || provider === 'ghcp' || provider === 'kiro' ? 'device' : 'browser';
     const input = deps.input ?? process.stdin;
-    const kiroOptions = idc ? { startUrl: values.get('--start-url'), region: values.get('--region') } : {};
-    const start = await accounts.signIn(provider, method, flags.has('--acknowledge'), kiroOptions).catch(async (err: unknown) => {
+    const options = { ...(idc ? { startUrl: values.get('--start-url'), region: values.get('--region') } : {}), ...(projectId === undefined ? {} : { projectId }) };
+    const start = await accounts.signIn(provider, method, flags.has('--acknowledge'), options).catch(async (err: unknown) => {
       if (!(err instanceof AccountsError) || err.code !== 'acknowledgement-required') return rethrow(err);
       io.out(`${err.detail ?? err.message}\nContinue? [y/N] `);
       const answer = await readLine(input);
       if (!/^y(es)?$/i.test(answer.trim())) throw new CliError('not acknowledged; nothing was signed in');
-      return accounts.signIn(provider, method, true).catch(rethrow);
+      return accounts.signIn(provider, method, true, options).catch(rethrow);
     });
     const finished = waitForEnd(ctx.events, start.signInId);
     if (start.userCode) {
@@ -101,6 +107,25 @@ export async function runLogin(argv: string[], env: NodeJS.ProcessEnv = process.
     await accounts.stop();
     if (!binaryWasRunning) await services.cliproxy.stop().catch(() => undefined);
   }
+}
+
+/** `--project <id>` or `--project=<id>`, taken out of the arguments. */
+function takeProject(argv: string[]): { projectId?: string; rest: string[] } {
+  const rest: string[] = [];
+  let projectId: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--project') {
+      const value = argv[++i];
+      if (value === undefined || value.startsWith('-')) throw new CliError("option '--project' needs a Google Cloud project id");
+      projectId = value;
+    } else if (a.startsWith('--project=')) {
+      projectId = a.slice('--project='.length);
+    } else {
+      rest.push(a);
+    }
+  }
+  return { projectId, rest };
 }
 
 function report(state: SignInState, io: CliIo): number {

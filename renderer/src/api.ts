@@ -151,8 +151,8 @@ export const api = {
   usageAgents: () => json<{ agents: T.AgentStatus[] }>('GET', '/api/usage/agents'),
 
   accounts: () => json<T.AccountList>('GET', '/api/accounts'),
-  signIn: (provider: string, method?: T.SignInMethod, options: { startUrl?: string; region?: string } = {}) =>
-    json<T.SignInStart>('POST', `/api/accounts/${enc(provider)}/sign-in`, { ...(method ? { method } : {}), ...options }),
+  signIn: (provider: string, method?: T.SignInMethod, extra: { acknowledge?: boolean; projectId?: string; startUrl?: string; region?: string } = {}) =>
+    json<T.SignInStart>('POST', `/api/accounts/${enc(provider)}/sign-in`, { ...(method ? { method } : {}), ...extra }),
   signInState: (id: string) => json<T.SignInState>('GET', `/api/accounts/sign-in/${enc(id)}`),
   signInCallback: (id: string, url: string) => json<T.SignInState>('POST', `/api/accounts/sign-in/${enc(id)}/callback`, { url }),
   cancelSignIn: (id: string) => json<T.SignInState>('DELETE', `/api/accounts/sign-in/${enc(id)}`),

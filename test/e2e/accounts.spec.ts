@@ -93,14 +93,16 @@ test('ghcp: the device code with copy and countdown, then the account once appro
   await expect(page.getByTestId('account-ghcp-octocat')).toContainText('active');
 });
 
-test('gemini and kiro import cards, the gemini retirement note and iflow shown as discontinued', async ({ page }) => {
+test('gemini and kiro import cards, the gemini retirement note, the agy card and iflow shown as discontinued', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 1000 });
   await page.goto(`${app.url}/#/accounts`);
   await expect(page.getByTestId('sign-in-gemini').getByRole('button', { name: 'Import from Gemini CLI' })).toHaveAttribute('title', 'Reads ~/.gemini/oauth_creds.json');
-  await expect(page.getByTestId('sign-in-gemini').getByRole('button', { name: 'Sign in' })).toHaveCount(0);
+  // Gemini signs in only with a Code Assist project (accounts-google.spec.ts signs one in).
+  await expect(page.getByTestId('sign-in-gemini').getByRole('button', { name: 'Sign in', exact: true })).toBeDisabled();
   await expect(page.getByTestId('note-gemini')).toContainText('2026-06-18');
   await expect(page.getByTestId('sign-in-kiro').getByRole('button', { name: 'Import from Kiro IDE' })).toHaveAttribute('title', 'Reads ~/.aws/sso/cache/kiro-auth-token.json');
   await expect(page.getByTestId('note-iflow')).toContainText('shut down on 2026-04-17');
+  await expect(page.getByTestId('note-agy')).toContainText('banned');
   await expect(page.getByTestId('sign-in-iflow').getByRole('button')).toHaveCount(0);
   await page.getByTestId('accounts-sign-in').screenshot({ path: `${SHOTS}/accounts-providers.png` });
   await expectAccessible(page, 'accounts (provider cards)');

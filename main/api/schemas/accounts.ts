@@ -30,8 +30,13 @@ export const signInBody = z.object({
   acknowledge: z.boolean().optional(),
   startUrl: z.string().max(2048).optional(),
   region: z.string().max(64).optional(),
+  /** gemini: the Code Assist Standard/Enterprise project (checked by the service, so the CLI gets the same answer). */
+  projectId: z.string().max(200).optional(),
 });
-export const signInError = E.invalidSignInMethod;
+/** A bad `projectId` is named as such; anything else in the body is a bad method (the documented text). */
+export function signInError(error: z.ZodError): string {
+  return error.issues.some((i) => i.path[0] === 'projectId') ? E.invalidProjectId : E.invalidSignInMethod;
+}
 export const signInStartResponse = z.object({ signInId: z.string(), url: z.string(), userCode: z.string().optional(), expiresAt: z.int() });
 export const signInStateResponse = z.object({
   status: z.enum(['waiting', 'ok', 'error', 'expired', 'cancelled']),

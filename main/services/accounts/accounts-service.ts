@@ -15,13 +15,15 @@ import { createOutbound, type Outbound } from './outbound.js';
 import { INVALID_PROVIDER_TEXT, isAccountProvider, PROVIDERS, providerOfType, type AccountProvider } from './providers.js';
 import { Refresher } from './refresher.js';
 import { RefreshOn401 } from './refresh-on-401.js';
-import { SignIns, type SignInMethod, type SignInStart, type SignInState } from './sign-in.js';
+import { SignIns, type SignInMethod, type SignInOptions, type SignInStart, type SignInState } from './sign-in.js';
 
 export interface ProviderAccountsOptions {
   http?: Outbound;
   /** Called after the first sign-in of a provider: creates the profile `<provider>` unless one exists. */
   onFirstAccount?: (provider: AccountProvider) => Promise<void>;
   pollFloorMs?: number;
+  /** Between Cloud Code onboardUser polls (agy, gemini); tests with a fake Google lower it. */
+  onboardIntervalMs?: number;
   /** How often accounts are checked for a due refresh. */
   refreshCheckMs?: number;
   /** The running engine's management endpoint, to show which accounts it rests (quota exhausted until …). */
@@ -62,6 +64,8 @@ export class ProviderAccountsService {
       save: (provider, file, record) => this.save(provider, file, record),
       onState: (signInId, provider, state) => ctx.events.emit('account', { reason: 'sign-in', provider, signInId, ...state }),
       pollFloorMs: options.pollFloorMs,
+      env: ctx.env,
+      onboardIntervalMs: options.onboardIntervalMs,
     });
     this.http = http;
     this.binary = new BinaryAccounts(options.cliproxy);
@@ -109,7 +113,7 @@ export class ProviderAccountsService {
     return { accounts: withCooling(accounts, cooling, now) };
   }
 
-  async signIn(provider: string, method: SignInMethod | 'idc' | undefined, acknowledge = false, idc: { startUrl?: string; region?: string } = {}): Promise<SignInStart> {
+  async signIn(provider: string, method: SignInMethod | 'idc' | undefined, acknowledge = false, options: SignInOptions & { startUrl?: string; region?: string } = {}): Promise<SignInStart> {
     const p = this.provider(provider);
     const info = PROVIDERS[p];
     const risk = ACKNOWLEDGE_RISK[p];
@@ -118,9 +122,9 @@ export class ProviderAccountsService {
       await this.acknowledgements.accept(p, this.ctx.clock.now());
     }
     if (!info.native) throw new AccountsError('sign-in-unavailable', `${p}: ${info.unavailable}`);
-    if (p === 'kiro') return this.signInKiro(method, idc);
+    if (p === 'kiro') return this.signInKiro(method, { startUrl: options.startUrl, region: options.region });
     if (method === 'idc') throw new AccountsError('invalid-method', `${p}: method "idc" (IAM Identity Center) is Kiro's`);
-    return this.signIns.start(p, method ?? (p === 'ghcp' ? 'device' : 'browser'));
+    return this.signIns.start(p, method ?? (p === 'ghcp' ? 'device' : 'browser'), options);
   }
 
   /** Kiro: AWS Builder ID device code (default) or IAM Identity Center, through the binary's management routes. */

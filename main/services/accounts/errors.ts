@@ -14,6 +14,9 @@ export type AccountsErrorCode =
   | 'invalid-sign-in-options'
   /** The provider signs in through the managed CLIProxyAPI, which is not installed. */
   | 'binary-not-installed'
+  /** gemini: no Code Assist project given (consumer sign-in is retired). */
+  | 'project-id-required'
+  | 'invalid-project-id'
   | 'sign-in-not-found'
   | 'sign-in-not-waiting'
   | 'invalid-callback'

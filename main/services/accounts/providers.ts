@@ -22,7 +22,7 @@ export interface ProviderInfo {
   /** `type` inside its auth files (CLIProxyAPI's). */
   type: string;
   label: string;
-  /** Signs in natively in this version (codex, ghcp); the others are listed but not signed in here. */
+  /** Signs in natively in this version (codex, ghcp, agy, gemini); the others are listed but not signed in here. */
   native: boolean;
   /** Why there is no sign-in here, for the error answer. */
   unavailable?: string;
@@ -31,9 +31,6 @@ export interface ProviderInfo {
 }
 
 const LATER = 'signs in through the managed CLIProxyAPI binary, which this version does not install yet';
-
-export const GEMINI_RETIRED =
-  "Google retired the Gemini CLI's consumer sign-in on 2026-06-18; only Code Assist Standard/Enterprise accounts can sign in. Import ~/.gemini/oauth_creds.json instead";
 
 export const PROVIDERS: Record<AccountProvider, ProviderInfo> = {
   codex: {
@@ -50,10 +47,9 @@ export const PROVIDERS: Record<AccountProvider, ProviderInfo> = {
     tiers: ACCOUNT_MODELS.ghcp.tiers,
     models: [...ACCOUNT_MODELS.ghcp.models],
   },
-  // Served through the managed CLIProxyAPI: the tiers and lists of infra/account-models.ts, so
-  // "Use with Claude Code" and the account's model line work as for codex and ghcp (issue 31.3).
-  agy: { type: 'antigravity', label: 'Antigravity', native: false, unavailable: LATER, tiers: ACCOUNT_MODELS.agy.tiers, models: [...ACCOUNT_MODELS.agy.models] },
-  gemini: { type: 'gemini', label: 'Gemini CLI / Code Assist', native: false, unavailable: GEMINI_RETIRED, tiers: ACCOUNT_MODELS.gemini.tiers, models: [...ACCOUNT_MODELS.gemini.models] },
+  // agy and gemini sign in natively (Google OAuth); the managed CLIProxyAPI runs and refreshes them.
+  agy: { type: 'antigravity', label: 'Antigravity', native: true, tiers: ACCOUNT_MODELS.agy.tiers, models: [...ACCOUNT_MODELS.agy.models] },
+  gemini: { type: 'gemini', label: 'Gemini CLI / Code Assist', native: true, tiers: ACCOUNT_MODELS.gemini.tiers, models: [...ACCOUNT_MODELS.gemini.models] },
   // Signs in through the managed CLIProxyAPI's management routes (AWS Builder ID device code or IAM
   // Identity Center); the binary then owns the file's refresh. The IDE's token file imports natively.
   kiro: {

@@ -1,35 +1,35 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../infra/clock.js';
-import { errorMessage } from '../../infra/file-stat.js';
 import type { AccountView } from './account-view.js';
+import { AGY_CODE_FLOW } from './agy/agy-sign-in.js';
 import { listenForCallback, type CallbackListener, type CallbackOutcome } from './callback-listener.js';
-import { checkCallback } from './callback-check.js';
+import { answerCallback, signInMessage, type CodeFlowProvider, type CodeWait, type SignInState } from './code-flow.js';
 import { pollDevice, type PollStep } from './device-poll.js';
 import { pollCodexDevice, startCodexDevice } from './codex/codex-device.js';
-import { CODEX, codexAuthorizeUrl, codexRecord, codexRedirectUri, exchangeCodexCode } from './codex/codex-oauth.js';
-import { AccountsError, ProviderRefusal } from './errors.js';
+import { CODEX, CODEX_CODE_FLOW, codexRecord } from './codex/codex-oauth.js';
+import { AccountsError } from './errors.js';
+import { GEMINI_CODE_FLOW } from './gemini/gemini-sign-in.js';
 import { beginKiroSignIn, type KiroBinary, type KiroSignInOptions } from './kiro/kiro-binary-sign-in.js';
 import { fetchCopilotToken, fetchGithubUser, ghcpRecord, GHCP, pollGhcpDevice, startGhcpDevice } from './ghcp/ghcp-auth.js';
 import { overrideOrigin, type OriginOverrides } from '../../infra/origin-overrides.js';
 import type { Outbound } from './outbound.js';
-import { createPkce, createState } from './pkce.js';
+import { createState } from './pkce.js';
 import type { AccountProvider } from './providers.js';
 import type { AuthRecord } from './auth-store.js';
 
+export type { SignInState, SignInStatus } from './code-flow.js';
 export type SignInMethod = 'browser' | 'device' | 'paste';
-export type SignInStatus = 'waiting' | 'ok' | 'error' | 'expired' | 'cancelled';
+
+/** What a provider's start needs beyond the method (gemini: the Code Assist project). */
+export interface SignInOptions {
+  projectId?: string;
+}
 
 export interface SignInStart {
   signInId: string;
   url: string;
   userCode?: string;
   expiresAt: number;
-}
-
-export interface SignInState {
-  status: SignInStatus;
-  account?: AccountView;
-  error?: string;
 }
 
 export interface SignInDeps {
@@ -44,6 +44,10 @@ export interface SignInDeps {
   onState: (signInId: string, provider: AccountProvider, state: SignInState) => void;
   /** Floor between device-flow polls (GitHub asks for 5 s); tests with a fake provider lower it. */
   pollFloorMs?: number;
+  /** The environment (CLIProxyAPI's client id/secret overrides for agy and gemini). */
+  env: NodeJS.ProcessEnv;
+  /** Between Cloud Code onboardUser polls (agy, gemini: 2 s); tests with a fake provider lower it. */
+  onboardIntervalMs?: number;
 }
 
 interface Session {
@@ -51,15 +55,18 @@ interface Session {
   provider: AccountProvider;
   start: SignInStart;
   state: SignInState;
-  /** Authorization-code sign-ins: what the callback must carry and what the exchange needs. */
-  code?: { state: string; verifier: string; redirectUri: string };
-  /** The callback is being exchanged: a second one is refused. */
+  /** Authorization-code sign-ins: what the callback must carry, and the provider's completion. */
+  code?: CodeWait;
+  /** The callback is being completed: a second one is refused. */
   busy: boolean;
   listener?: CallbackListener;
   timers: Set<NodeJS.Timeout>;
   /** Ends the sign-in where it runs (Kiro: the binary's session) when the user cancels. */
   cancelRemote?: () => Promise<void>;
 }
+
+/** The providers that sign in with an authorization code on a loopback callback. */
+const CODE_FLOWS: Partial<Record<AccountProvider, CodeFlowProvider>> = { codex: CODEX_CODE_FLOW, agy: AGY_CODE_FLOW, gemini: GEMINI_CODE_FLOW };
 
 /** An authorization-code sign-in waits this long for its callback. */
 const CODE_FLOW_MS = 10 * 60_000;
@@ -77,14 +84,18 @@ export class SignIns {
 
   constructor(private readonly deps: SignInDeps) {}
 
-  async start(provider: AccountProvider, method: SignInMethod): Promise<SignInStart> {
+  async start(provider: AccountProvider, method: SignInMethod, options: SignInOptions = {}): Promise<SignInStart> {
     const waiting = [...this.sessions.values()].filter((x) => x.state.status === 'waiting').length;
     if (waiting >= MAX_WAITING) throw new AccountsError('too-many-sign-ins', `${waiting} sign-ins are waiting; finish or cancel one first`);
     if (provider === 'ghcp') {
       if (method === 'paste') throw new AccountsError('invalid-method', 'ghcp signs in with GitHub\'s device flow: use method "device" (or "browser")');
       return this.startGhcp();
     }
-    return method === 'device' ? this.startCodexDevice() : this.startCodexCode(method);
+    if (provider === 'codex' && method === 'device') return this.startCodexDevice();
+    const flow = CODE_FLOWS[provider];
+    if (!flow) throw new AccountsError('sign-in-unavailable', `${provider} has no sign-in here`);
+    if (method === 'device') throw new AccountsError('invalid-method', `${provider} signs in in the browser: use method "browser" or "paste"`);
+    return this.startCodeFlow(provider, flow, method, options);
   }
 
   status(id: string): SignInState {
@@ -98,7 +109,7 @@ export class SignIns {
     try {
       params = new URL(pasted.trim()).searchParams;
     } catch {
-      throw new AccountsError('invalid-callback', 'Paste the whole address the browser was sent to (it starts with http://localhost:1455/auth/callback?code=…)');
+      throw new AccountsError('invalid-callback', `Paste the whole address the browser was sent to (it starts with ${session.code?.redirectUri ?? 'http://localhost'}?code=…)`);
     }
     const outcome = await this.onCallback(session, params);
     if (!outcome.ok && session.state.status === 'waiting') throw new AccountsError('invalid-callback', outcome.message);
@@ -136,18 +147,32 @@ export class SignIns {
     return session.start;
   }
 
-  private async startCodexCode(method: SignInMethod): Promise<SignInStart> {
-    const configured = await this.deps.oauthPort('codex');
-    const port = configured ?? CODEX.port;
-    const pkce = createPkce();
+  /**
+   * An authorization-code sign-in of any provider (CODE_FLOWS): the provider plans it, the session
+   * completes it through the plan and saves the account; for `browser` the loopback listener
+   * (127.0.0.1, alive only while the sign-in waits). The authorize URL goes through
+   * `network.origin_overrides` like every outbound call.
+   */
+  private async startCodeFlow(provider: AccountProvider, flow: CodeFlowProvider, method: SignInMethod, options: SignInOptions): Promise<SignInStart> {
+    const port = (await this.deps.oauthPort(provider)) ?? flow.port;
     const state = createState();
-    const redirectUri = codexRedirectUri(port);
-    const url = overrideOrigin(codexAuthorizeUrl({ redirectUri, challenge: pkce.challenge, state }), await this.deps.overrides());
-    const session = this.open('codex', { url, expiresAt: this.deps.clock.now() + CODE_FLOW_MS }, CODE_FLOW_MS);
-    session.code = { state, verifier: pkce.verifier, redirectUri };
+    const { http, env, onboardIntervalMs } = this.deps;
+    const plan = flow.plan({ port, state, http, env, now: () => this.deps.clock.now(), onboardIntervalMs, projectId: options.projectId });
+    const url = overrideOrigin(plan.url, await this.deps.overrides());
+    const session = this.open(provider, { url, expiresAt: this.deps.clock.now() + CODE_FLOW_MS }, CODE_FLOW_MS);
+    session.code = {
+      state,
+      redirectUri: plan.redirectUri,
+      complete: async (code) => {
+        const { file, record } = await plan.complete(code);
+        // Cancelled (or expired) while the provider answered, e.g. during onboarding: nothing is saved.
+        if (session.state.status !== 'waiting') throw new AccountsError('sign-in-not-waiting', `The sign-in was ${session.state.status} before ${provider} answered; nothing was saved`);
+        return this.deps.save(provider, file, record);
+      },
+    };
     if (method === 'browser') {
       try {
-        session.listener = await listenForCallback(port, CODEX.callbackPath, (params) => this.onCallback(session, params));
+        session.listener = await listenForCallback(port, plan.callbackPath, (params) => this.onCallback(session, params));
       } catch (err) {
         this.drop(session);
         throw err;
@@ -197,38 +222,16 @@ export class SignIns {
         waiting: () => session.state.status === 'waiting',
         timers: session.timers,
         done: (account) => this.finish(session, { status: 'ok', account }),
-        failed: (err) => this.finish(session, { status: 'error', error: messageOf(err) }),
+        failed: (err) => this.finish(session, { status: 'error', error: signInMessage(err) }),
       },
       Math.max(intervalMs, floorMs),
       step,
     );
   }
 
-  /** Decides one callback (callback-check.ts), then exchanges the code. */
-  private async onCallback(session: Session, params: URLSearchParams): Promise<CallbackOutcome> {
-    const handled = session.busy ? 'being completed' : session.state.status !== 'waiting' ? session.state.status : null;
-    const decision = checkCallback(session.code?.state, handled, params);
-    if (decision.kind === 'refuse') return decision.outcome;
-    if (decision.kind === 'provider-error') {
-      this.finish(session, { status: 'error', error: `codex: the provider refused the sign-in (${decision.reason})` });
-      return decision.outcome;
-    }
-    const { code } = decision;
-    const expected = session.code!; // a code decision needs an expected state, so the sign-in has one
-    session.busy = true;
-    try {
-      const tokens = await exchangeCodexCode(this.deps.http, { code, redirectUri: expected.redirectUri, verifier: expected.verifier });
-      const { file, record } = codexRecord(tokens, this.deps.clock.now());
-      const account = await this.deps.save('codex', file, record);
-      this.finish(session, { status: 'ok', account });
-      return { ok: true, status: 200, title: 'Signed in', message: `Switchboard signed in ${account.label}. You can close this tab.` };
-    } catch (err) {
-      const message = messageOf(err);
-      this.finish(session, { status: 'error', error: message });
-      return { ok: false, status: 502, title: 'Sign-in failed', message };
-    } finally {
-      session.busy = false;
-    }
+  /** One callback, loopback or pasted: decided and completed alike for every provider (code-flow.ts). */
+  private onCallback(session: Session, params: URLSearchParams): Promise<CallbackOutcome> {
+    return answerCallback(session, params, (state) => this.finish(session, state));
   }
 
   private open(provider: AccountProvider, start: Omit<SignInStart, 'signInId'>, lifetimeMs: number): Session {
@@ -269,10 +272,4 @@ export class SignIns {
   private floor(): number {
     return this.deps.pollFloorMs ?? GHCP.minIntervalMs;
   }
-}
-
-function messageOf(err: unknown): string {
-  if (err instanceof ProviderRefusal) return `${err.provider}: ${err.message}`;
-  if (err instanceof AccountsError) return err.detail ?? err.message;
-  return errorMessage(err);
 }

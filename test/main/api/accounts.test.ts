@@ -101,19 +101,22 @@ describe('sign-in', () => {
     expect((await app.json('POST', '/api/accounts/codex/sign-in', { method: 'paste' })).status).toBe(200);
   });
 
-  it('error rows: unknown provider, bad method, a provider without sign-in here, ghcp paste', async () => {
+  it('error rows: unknown provider, bad method, a provider without sign-in here, ghcp paste, gemini without a project', async () => {
     expect(await app.json('POST', '/api/accounts/openai/sign-in', {})).toEqual({ status: 400, body: INVALID_PROVIDER });
     expect(await app.json('POST', '/api/accounts/codex/sign-in', { method: 'carrier-pigeon' })).toMatchObject({ status: 400, body: { error: 'Invalid sign-in method' } });
     expect(await app.json('POST', '/api/accounts/iflow/sign-in', {})).toMatchObject({ status: 400, body: { error: 'Sign-in not available', message: expect.stringContaining('2026-04-17') } });
     expect(await app.json('POST', '/api/accounts/ghcp/sign-in', { method: 'paste' })).toMatchObject({ status: 400, body: { error: 'Invalid sign-in method' } });
-    expect(await app.json('POST', '/api/accounts/gemini/sign-in', {})).toMatchObject({ status: 400, body: { error: 'Sign-in not available', message: expect.stringContaining('2026-06-18') } });
+    expect(await app.json('POST', '/api/accounts/gemini/sign-in', {})).toMatchObject({ status: 400, body: { error: 'Project ID required', message: expect.stringContaining('2026-06-18') } });
   });
 
   it('agy: 400 Acknowledgement required naming the ban risk until {acknowledge: true}, which is remembered', async () => {
     expect(await app.json('POST', '/api/accounts/agy/sign-in', {})).toMatchObject({ status: 400, body: { error: 'Acknowledgement required', message: expect.stringContaining('banned'), provider: 'agy' } });
     expect(await app.json('POST', '/api/accounts/agy/sign-in', { acknowledge: 'yes' })).toMatchObject({ status: 400 });
-    expect(await app.json('POST', '/api/accounts/agy/sign-in', { acknowledge: true })).toMatchObject({ status: 400, body: { error: 'Sign-in not available' } });
-    expect(await app.json('POST', '/api/accounts/agy/sign-in', {})).toMatchObject({ status: 400, body: { error: 'Sign-in not available' } });
+    const accepted = await app.json('POST', '/api/accounts/agy/sign-in', { acknowledge: true, method: 'paste' });
+    expect(accepted).toMatchObject({ status: 200, body: { signInId: expect.any(String) } });
+    const again = await app.json('POST', '/api/accounts/agy/sign-in', { method: 'paste' });
+    expect(again).toMatchObject({ status: 200, body: { signInId: expect.any(String) } });
+    for (const id of [accepted.body.signInId, again.body.signInId]) expect((await app.json('DELETE', `/api/accounts/sign-in/${id}`)).status).toBe(200);
   });
 });
 

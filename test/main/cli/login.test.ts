@@ -6,6 +6,7 @@ import { runAccounts } from '../../../main/cli/accounts.js';
 import { CliError } from '../../../main/cli/args.js';
 import { runLogin } from '../../../main/cli/login.js';
 import { overridesYaml, startFakeAccountProviders, type FakeAccountProviders } from '../../fixtures/fake-account-providers.js';
+import { googleOverrideLines, startFakeGoogle, type FakeGoogle } from '../../fixtures/fake-google.js';
 import { freePort } from '../../helpers/free-port.js';
 import { OFFLINE_CONFIG_YAML } from '../../helpers/offline-config.js';
 import { makeTempDir } from '../../helpers/temp-dir.js';
@@ -15,19 +16,25 @@ let dir: string;
 let cleanup: () => Promise<void>;
 let env: NodeJS.ProcessEnv;
 let fake: FakeAccountProviders;
+let google: FakeGoogle;
 let port: number;
+let agyPort: number;
 beforeEach(async () => {
   ({ dir, cleanup } = await makeTempDir('switchboard-cli-login-'));
   fake = await startFakeAccountProviders();
+  google = await startFakeGoogle();
   port = await freePort();
+  agyPort = await freePort();
+  const geminiPort = await freePort();
   const home = path.join(dir, 'config');
   env = { SWITCHBOARD_HOME: home, SWITCHBOARD_AGENT_DIR: path.join(dir, 'agent'), HOME: dir };
   await fs.mkdir(path.join(home, 'proxy'), { recursive: true });
-  await fs.writeFile(path.join(home, 'config.yaml'), OFFLINE_CONFIG_YAML + overridesYaml(fake.origin));
-  await fs.writeFile(path.join(home, 'proxy', 'config.yaml'), `providers:\n  codex:\n    oauth_port: ${port}\n`);
+  await fs.writeFile(path.join(home, 'config.yaml'), OFFLINE_CONFIG_YAML + overridesYaml(fake.origin) + googleOverrideLines(google.origin).join('\n') + '\n');
+  await fs.writeFile(path.join(home, 'proxy', 'config.yaml'), `providers:\n  codex:\n    oauth_port: ${port}\n  agy:\n    oauth_port: ${agyPort}\n  gemini:\n    oauth_port: ${geminiPort}\n`);
 });
 afterEach(async () => {
   await fake.close();
+  await google.close();
   await cleanup();
 });
 
@@ -127,17 +134,46 @@ describe('login agy: the ban-risk acknowledgement', () => {
     await expect(fs.stat(ack)).rejects.toMatchObject({ code: 'ENOENT' });
     const yes = new PassThrough();
     const c2 = capture();
-    const second = runLogin(['agy'], env, { io: c2.io, input: yes, open: async () => false });
-    yes.end('y\n');
-    // Accepted; the native agy sign-in itself is not built yet, so the answer after it is "not available".
-    await expect(second).rejects.toThrow(/agy: /);
+    // Accepted: the Google sign-in follows (the "browser" comes back to the loopback listener).
+    const second = runLogin(['agy'], env, { io: c2.io, input: yes, open: browser });
+    yes.write('y\n');
+    expect(await second).toBe(0);
+    expect(c2.out.join('')).toContain('Signed in: agy account pilot@example.com (saved as proxy/auth/antigravity-pilot@example.com.json)');
     expect(JSON.parse(await fs.readFile(ack, 'utf8'))).toMatchObject({ agy: expect.any(String) });
   });
 
-  it('--acknowledge accepts without asking', async () => {
+  it('--acknowledge accepts without asking; prints the Google URL and finishes when the callback arrives', async () => {
     const c = capture();
-    await expect(runLogin(['agy', '--acknowledge'], env, { io: c.io, input: new PassThrough(), open: async () => false })).rejects.toThrow(/agy: /);
+    let printed = '';
+    const done = runLogin(['agy', '--acknowledge', '--no-browser'], env, { io: c.io, input: new PassThrough(), open: async () => false });
+    printed = await until(() => /Sign in at:\n {2}(\S+)/.exec(c.out.join(''))?.[1]);
+    expect(printed.startsWith(`${google.origin}/o/oauth2/v2/auth?`)).toBe(true);
+    expect(new URL(printed).searchParams.get('redirect_uri')).toBe(`http://localhost:${agyPort}/oauth-callback`);
+    await browser(printed);
+    expect(await done).toBe(0);
     expect(c.out.join('')).not.toContain('Continue?');
+    expect(c.out.join('')).toContain('Signed in: agy account pilot@example.com');
     expect(JSON.parse(await fs.readFile(path.join(dir, 'config', 'accounts-acknowledged.json'), 'utf8'))).toHaveProperty('agy');
+    const record = JSON.parse(await fs.readFile(path.join(dir, 'config', 'proxy', 'auth', 'antigravity-pilot@example.com.json'), 'utf8'));
+    expect(record).toMatchObject({ type: 'antigravity', email: 'pilot@example.com', project_id: 'agy-project-1' });
+  });
+});
+
+describe('login gemini', () => {
+  it('without --project: refused with the retirement explained; --project without a value: usage error', async () => {
+    await expect(runLogin(['gemini'], env, { io: capture().io, input: new PassThrough() })).rejects.toThrow(/2026-06-18[\s\S]*oauth_creds\.json/);
+    await expect(runLogin(['gemini', '--project'], env)).rejects.toThrow("option '--project' needs a Google Cloud project id");
+  });
+
+  it('--project <id> --no-browser: prints the Gemini CLI client\'s URL; the pasted redirect signs in', async () => {
+    google.onboardPending = 0;
+    const c = capture();
+    const input = new PassThrough();
+    const done = runLogin(['gemini', '--project', 'my-team-project', '--no-browser'], env, { io: c.io, input, open: async () => false });
+    const url = await until(() => /Sign in at:\n {2}(\S+)/.exec(c.out.join(''))?.[1]);
+    const location = (await fetch(url, { redirect: 'manual' })).headers.get('location')!;
+    input.write(`${location}\n`);
+    expect(await done).toBe(0);
+    expect(c.out.join('')).toContain('Signed in: gemini account pilot@example.com (saved as proxy/auth/gemini-pilot@example.com-onboarded-project-7.json)');
   });
 });

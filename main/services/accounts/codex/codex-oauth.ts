@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { isRecord } from '../../../infra/json-checks.js';
 import { jwtClaims } from '../account-view.js';
 import type { AuthRecord } from '../auth-store.js';
+import type { CodeFlowProvider } from '../code-flow.js';
+import { createPkce } from '../pkce.js';
 import { ProviderRefusal } from '../errors.js';
 import { providerReason, type Outbound, type OutboundAnswer } from '../outbound.js';
 
@@ -43,6 +45,21 @@ export function codexAuthorizeUrl(input: { redirectUri: string; challenge: strin
   });
   return `${CODEX.authorize}?${q.toString()}`;
 }
+
+/** The browser sign-in: authorization code + PKCE S256 on the loopback callback. */
+export const CODEX_CODE_FLOW: CodeFlowProvider = {
+  port: CODEX.port,
+  plan: ({ port, state, http, now }) => {
+    const pkce = createPkce();
+    const redirectUri = codexRedirectUri(port);
+    return {
+      callbackPath: CODEX.callbackPath,
+      redirectUri,
+      url: codexAuthorizeUrl({ redirectUri, challenge: pkce.challenge, state }),
+      complete: async (code) => codexRecord(await exchangeCodexCode(http, { code, redirectUri, verifier: pkce.verifier }), now()),
+    };
+  },
+};
 
 export interface CodexTokens {
   id_token: string;

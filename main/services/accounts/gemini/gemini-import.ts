@@ -1,9 +1,16 @@
 import { isRecord } from '../../../infra/json-checks.js';
 import type { AuthRecord } from '../auth-store.js';
+import { googleClient } from '../google/google-oauth.js';
 
-/** The Gemini CLI's public OAuth client (reference §3); its secret is not written (see docs/accounts.md). */
-export const GEMINI_CLI_CLIENT_ID = '681255809395-oo8ft2oprdrnp9e3aqf6av3hmdib135j.apps.googleusercontent.com';
-const GEMINI_SCOPES = [
+/**
+ * The Gemini CLI's public OAuth client (reference §3). Its secret ships inside the Gemini CLI; it is
+ * written into the file's token (as CLIProxyAPI's login does) so the binary can refresh it.
+ */
+export const GEMINI_CLI_CLIENT = { id: '681255809395-oo8ft2oprdrnp9e3aqf6av3hmdib135j.apps.googleusercontent.com', secret: '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' } as const;
+export const GEMINI_CLI_CLIENT_ID = GEMINI_CLI_CLIENT.id;
+/** CLIProxyAPI's environment overrides of the client: `<prefix>_CLIENT_ID` / `_CLIENT_SECRET`. */
+export const GEMINI_CLIENT_ENV_PREFIX = 'CLIPROXY_GEMINI_OAUTH';
+export const GEMINI_SCOPES = [
   'https://www.googleapis.com/auth/cloud-platform',
   'https://www.googleapis.com/auth/userinfo.email',
   'https://www.googleapis.com/auth/userinfo.profile',
@@ -67,6 +74,7 @@ function emailOfIdToken(token: string): string | null {
  */
 export function geminiRecord(creds: GeminiCliCreds & { email: string }, env: NodeJS.ProcessEnv): { file: string; record: AuthRecord } {
   const project = (env.GOOGLE_CLOUD_PROJECT || env.GOOGLE_CLOUD_PROJECT_ID || '').trim();
+  const client = googleClient(GEMINI_CLI_CLIENT, env, GEMINI_CLIENT_ENV_PREFIX);
   const safe = (s: string) => s.replace(/[^A-Za-z0-9_.@-]/g, '_').replace(/\.\.+/g, '.');
   return {
     file: `gemini-${safe(creds.email)}-${project ? safe(project) : 'auto'}.json`,
@@ -82,7 +90,8 @@ export function geminiRecord(creds: GeminiCliCreds & { email: string }, env: Nod
         refresh_token: creds.refresh_token,
         ...(creds.expiry_date !== null ? { expiry: new Date(creds.expiry_date).toISOString() } : {}),
         token_uri: 'https://oauth2.googleapis.com/token',
-        client_id: GEMINI_CLI_CLIENT_ID,
+        client_id: client.id,
+        client_secret: client.secret,
         scopes: GEMINI_SCOPES,
         universe_domain: 'googleapis.com',
       },

@@ -19,6 +19,8 @@ const STATUS: Record<Account['status'], [StatusKind, string]> = {
   error: ['bad', 'error'],
 };
 
+/** Providers whose tokens the CLIProxyAPI binary refreshes, not Switchboard (docs/accounts.md): no Refresh button. */
+
 /** Every account with its status, expiry, models, quota and actions, in each provider's drain order. */
 export function AccountList(props: { accounts: Account[]; onChange: () => void }) {
   if (props.accounts.length === 0) return <Empty>No accounts yet. Sign in above, or import the sign-in of the Codex CLI, Copilot, the Gemini CLI or the Kiro IDE.</Empty>;

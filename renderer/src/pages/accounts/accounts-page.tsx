@@ -13,7 +13,7 @@ export function AccountsPage() {
   useLiveReload(['account'], () => void accounts.reload(), 10_000);
   return (
     <>
-      <PageHeader title="Accounts" subtitle="Run Claude Code on the ChatGPT, Copilot, Antigravity, Kiro or Gemini subscription you already pay for." />
+      <PageHeader title="Accounts" subtitle="Run Claude Code on the ChatGPT, Copilot, Antigravity, Kiro or Gemini Code Assist subscription you already pay for." />
       <SignInPanel onAccount={() => void accounts.reload()} />
       <section class="panel" aria-labelledby="acc-list">
         <header class="panel-head">

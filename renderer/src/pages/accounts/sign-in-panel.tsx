@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api } from '../../api.js';
+import { api, ApiError } from '../../api.js';
 import type { SignInMethod, SignInStart, SignInState } from '../../api-types.js';
 import { CopyButton } from '../../components/copy-button.js';
 import { ErrorNotice, Notice } from '../../components/notice.js';
@@ -9,16 +9,20 @@ import { useLiveReload, useNow } from '../../lib/live.js';
 import { useAction } from '../../lib/use-action.js';
 import { useResource } from '../../lib/use-resource.js';
 import { KiroSignIn, type KiroOptions } from './kiro-sign-in.js';
+import { AcknowledgeRisk } from './acknowledge-risk.js';
+import { GeminiProjectForm } from './gemini-project.js';
 
 interface ProviderCard {
-  provider: 'codex' | 'ghcp' | 'gemini' | 'kiro' | 'iflow';
+  provider: 'codex' | 'ghcp' | 'agy' | 'gemini' | 'kiro' | 'iflow';
   name: string;
   blurb: string;
   methods: Array<{ method: SignInMethod; label: string; primary?: boolean }>;
   /** The file the import reads, and the button's name; none for discontinued providers. */
   importFrom?: { path: string; label: string };
-  /** Why there is no sign-in button (retired or discontinued). */
+  /** Why there is no sign-in button (retired or discontinued), or what to know before signing in. */
   note?: string;
+  /** gemini: the sign-in asks for the Code Assist project first. */
+  projectForm?: boolean;
 }
 
 const CARDS: ProviderCard[] = [
@@ -41,12 +45,23 @@ const CARDS: ProviderCard[] = [
     importFrom: { path: '~/.config/github-copilot/apps.json', label: 'Import from Copilot' },
   },
   {
+    provider: 'agy',
+    name: 'Antigravity',
+    blurb: 'Your Google account\'s Antigravity models (Gemini 3, Claude). Google\'s page returns to Switchboard on 127.0.0.1:51121. Served through the CLIProxyAPI binary.',
+    methods: [
+      { method: 'browser', label: 'Sign in', primary: true },
+      { method: 'paste', label: 'Paste the address' },
+    ],
+    note: 'Antigravity accounts used through third-party tools get banned. Use one you can afford to lose.',
+  },
+  {
     provider: 'gemini',
     name: 'Gemini CLI / Code Assist',
-    blurb: 'The account the Gemini CLI signed in. Served through the CLIProxyAPI binary.',
+    blurb: 'A Code Assist Standard/Enterprise licence, or the account the Gemini CLI signed in. Served through the CLIProxyAPI binary.',
     methods: [],
+    projectForm: true,
     importFrom: { path: '~/.gemini/oauth_creds.json', label: 'Import from Gemini CLI' },
-    note: 'Google retired the Gemini CLI\'s consumer sign-in on 2026-06-18; only Code Assist Standard/Enterprise accounts can sign in.',
+    note: 'Google retired Gemini CLI sign-in for individual, free, Google One and AI Pro/Ultra accounts on 2026-06-18. Code Assist Standard/Enterprise users sign in with their project id; everyone else can import the Gemini CLI\'s sign-in.',
   },
   {
     provider: 'kiro',
@@ -65,7 +80,14 @@ const CARDS: ProviderCard[] = [
 ];
 
 /** Whose page the user is on while a sign-in waits. */
-const WAITING_FOR: Record<string, string> = { codex: 'ChatGPT', ghcp: 'GitHub', kiro: 'AWS' };
+const WAITING_FOR: Record<string, string> = { codex: 'ChatGPT', ghcp: 'GitHub', agy: 'Google', gemini: 'Google', kiro: 'AWS' };
+
+/** Where the provider sends the browser back (the start of the address to paste), per code-flow provider. */
+const CALLBACK_HINT: Record<string, string> = {
+  codex: 'http://localhost:1455/auth/callback?code=…',
+  agy: 'http://localhost:51121/oauth-callback?code=…',
+  gemini: 'http://localhost:8085/oauth2callback?code=…',
+};
 
 /** Opens the provider's page: the desktop shell's browser, else a new tab. */
 function openPage(url: string): void {
@@ -77,8 +99,18 @@ function openPage(url: string): void {
 /** Sign in buttons per provider, and the sign-in in progress (code, countdown, paste box). */
 export function SignInPanel(props: { onAccount: () => void }) {
   const [active, setActive] = useState<{ provider: string; method: SignInMethod; start: SignInStart } | null>(null);
-  const start = useAction(async (provider: string, method: SignInMethod, options: KiroOptions = {}) => {
-    const answer = await api.signIn(provider, method, options);
+  // A sign-in the server refused until its risk is acknowledged (agy): asked here, then retried.
+  const [asking, setAsking] = useState<{ provider: string; method: SignInMethod; risk: string } | null>(null);
+  const start = useAction(async (provider: string, method: SignInMethod, extra: { acknowledge?: boolean; projectId?: string } & KiroOptions = {}) => {
+    let answer: SignInStart;
+    try {
+      answer = await api.signIn(provider, method, extra);
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.error !== 'Acknowledgement required') throw err;
+      setAsking({ provider, method, risk: err.detail ?? '' });
+      return null;
+    }
+    setAsking(null);
     setActive({ provider, method, start: answer });
     if (method !== 'paste') openPage(answer.url);
     return answer;
@@ -102,6 +134,15 @@ export function SignInPanel(props: { onAccount: () => void }) {
       ) : null}
       {active ? (
         <ActiveSignIn key={active.start.signInId} {...active} onDone={props.onAccount} onClose={() => setActive(null)} />
+      ) : asking ? (
+        <AcknowledgeRisk
+          provider={asking.provider}
+          name={CARDS.find((c) => c.provider === asking.provider)?.name ?? asking.provider}
+          risk={asking.risk}
+          busy={start.busy}
+          onAccept={() => void start.run(asking.provider, asking.method, { acknowledge: true })}
+          onCancel={() => setAsking(null)}
+        />
       ) : (
         <div class="acc-providers">
           {CARDS.map((c) => (
@@ -117,6 +158,7 @@ export function SignInPanel(props: { onAccount: () => void }) {
                     {m.label}
                   </button>
                 ))}
+                {c.projectForm ? <GeminiProjectForm busy={start.busy} onSubmit={(projectId) => void start.run(c.provider, 'browser', { projectId })} /> : null}
                 {c.importFrom ? (
                   <button type="button" class="btn btn-small btn-quiet" disabled={importer.busy} title={`Reads ${c.importFrom.path}`} onClick={() => void importer.run(c.provider)}>
                     {c.importFrom.label}
@@ -198,7 +240,7 @@ function ActiveSignIn(props: { provider: string; method: SignInMethod; start: Si
       <p class="muted" role="timer" aria-live="off">
         <span class="spinner" aria-hidden="true" /> Waiting for {WAITING_FOR[props.provider] ?? 'the provider'}… this sign-in expires in {formatDuration(left)}
       </p>
-      {props.provider === 'codex' && !start.userCode ? (
+      {CALLBACK_HINT[props.provider] && !start.userCode ? (
         <form
           class="acc-paste"
           onSubmit={(e) => {
@@ -208,7 +250,7 @@ function ActiveSignIn(props: { provider: string; method: SignInMethod; start: Si
         >
           <div class="field">
             <label for="acc-paste-url">On another machine? Paste the address the browser ended on</label>
-            <input id="acc-paste-url" type="url" placeholder="http://localhost:1455/auth/callback?code=…" value={pasted} onInput={(e) => setPasted((e.target as HTMLInputElement).value)} />
+            <input id="acc-paste-url" type="url" placeholder={CALLBACK_HINT[props.provider]} value={pasted} onInput={(e) => setPasted((e.target as HTMLInputElement).value)} />
           </div>
           <button type="submit" class="btn btn-small" disabled={paste.busy || pasted.trim() === ''}>
             Finish sign-in

@@ -41,6 +41,8 @@ describe('gemini: import of ~/.gemini/oauth_creds.json', () => {
     const rec = await readAuth(account.file);
     expect(rec).toMatchObject({ type: 'gemini', email: 'ann@example.com', project_id: '', auto: true });
     expect(rec.token).toMatchObject({ access_token: 'ya29.a', refresh_token: '1//r', expiry: '2030-01-01T00:00:00.000Z', token_uri: 'https://oauth2.googleapis.com/token' });
+    // The client travels in the file (as CLIProxyAPI's login writes it), so the binary can refresh without env variables.
+    expect(rec.token).toMatchObject({ client_id: '681255809395-oo8ft2oprdrnp9e3aqf6av3hmdib135j.apps.googleusercontent.com', client_secret: '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' });
     expect(await fs.readFile(src, 'utf8')).toBe(before);
   });
 
@@ -59,8 +61,10 @@ describe('gemini: import of ~/.gemini/oauth_creds.json', () => {
     expect((await service.list()).accounts).toEqual([]);
   });
 
-  it('sign-in explains the retirement of consumer sign-in', async () => {
-    await expect(service.signIn('gemini', undefined)).rejects.toMatchObject({ code: 'sign-in-unavailable', detail: expect.stringContaining('2026-06-18') });
+  it('sign-in without a Code Assist project explains the retirement of consumer sign-in and points at the import', async () => {
+    const refused = service.signIn('gemini', undefined);
+    await expect(refused).rejects.toMatchObject({ code: 'project-id-required', detail: expect.stringContaining('2026-06-18') });
+    await expect(refused).rejects.toMatchObject({ detail: expect.stringContaining('~/.gemini/oauth_creds.json') });
   });
 });
 
@@ -106,16 +110,16 @@ describe('agy: the ban-risk acknowledgement comes before any sign-in', () => {
     await expect(service.signIn('agy', undefined)).rejects.toMatchObject({ code: 'acknowledgement-required', detail: expect.stringContaining('banned') });
     const file = path.join(t.ctx.paths.configDir, 'accounts-acknowledged.json');
     await expect(fs.stat(file)).rejects.toMatchObject({ code: 'ENOENT' });
-    // Acknowledged: the next refusal is the missing native sign-in, not the acknowledgement.
-    await expect(service.signIn('agy', undefined, true)).rejects.toMatchObject({ code: 'sign-in-unavailable' });
+    // Acknowledged: the sign-in starts (paste: no listener on Antigravity's port).
+    await expect(service.signIn('agy', 'paste', true)).resolves.toMatchObject({ url: expect.stringContaining('https://accounts.google.com/o/oauth2/v2/auth?') });
     expect((await fs.stat(file)).mode & 0o777).toBe(0o600);
     expect(JSON.parse(await fs.readFile(file, 'utf8'))).toMatchObject({ agy: expect.any(String) });
     const again = new ProviderAccountsService(t.ctx, {});
-    await expect(again.signIn('agy', undefined)).rejects.toMatchObject({ code: 'sign-in-unavailable' });
+    await expect(again.signIn('agy', 'paste')).resolves.toMatchObject({ signInId: expect.any(String) });
     await again.stop();
   });
 
   it('other providers need no acknowledgement', async () => {
-    await expect(service.signIn('gemini', undefined)).rejects.toMatchObject({ code: 'sign-in-unavailable' });
+    await expect(service.signIn('gemini', 'paste', false, { projectId: 'my-team-project' })).resolves.toMatchObject({ signInId: expect.any(String) });
   });
 });
