@@ -22,9 +22,11 @@ export function useRunTempDir(): string {
 /**
  * Tools' own caches, which they keep on purpose and reuse: not left behind by a test. `tsx-<uid>`
  * is tsx's transform cache (children run from sources outside `npm test`); `jiti` is the config
- * loader's cache of electron-builder (test/electron-builder.test.ts reads its config through it).
+ * loader's cache of electron-builder (test/electron-builder.test.ts reads its config through it);
+ * `playwright-transform-cache-<uid>` is Playwright's own compile cache of the specs and the
+ * helpers they import (written under TMPDIR when a worker compiles a file it has not seen).
  */
-const TOOL_CACHES = [/^tsx-\d+$/, /^jiti$/];
+const TOOL_CACHES = [/^tsx-\d+$/, /^jiti$/, /^playwright-transform-cache-\d+$/];
 
 /** What is left in the run's temp folder (top-level entries, sorted), tools' caches aside. */
 export function tempLeftovers(dir: string): string[] {
