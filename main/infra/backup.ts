@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
 import { ensureOwnDir } from './no-follow.js';
+import { pathExists } from './file-stat.js';
 
 export interface BackupOptions {
   backupsDir: string;
@@ -30,7 +31,7 @@ export async function writeBackup(content: string | Uint8Array, options: BackupO
   await ensureOwnDir(options.backupsDir, options.home);
   let time = (options.now ?? new Date()).getTime();
   let target = backupPath(options, time);
-  while (await exists(target)) target = backupPath(options, ++time);
+  while (await pathExists(target)) target = backupPath(options, ++time);
   await writeFileAtomic(target, content, { mode: 0o600 });
   await pruneBackups(options);
   return target;
@@ -49,14 +50,5 @@ async function pruneBackups({ backupsDir, base, suffix, keep }: BackupOptions): 
     .sort();
   for (const name of names.slice(0, Math.max(0, names.length - keep))) {
     await fs.rm(path.join(backupsDir, name), { force: true });
-  }
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await fs.access(file);
-    return true;
-  } catch {
-    return false;
   }
 }

@@ -66,3 +66,13 @@ export function isNotFound(err: unknown): boolean {
 export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
+
+/** Whether anything is at `file` (a broken link counts as nothing). */
+export async function pathExists(file: string): Promise<boolean> {
+  try {
+    await fs.access(file);
+    return true;
+  } catch {
+    return false;
+  }
+}

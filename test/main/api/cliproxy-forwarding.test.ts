@@ -5,6 +5,7 @@ import YAML from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareProxyHome, startOnHome, tempHome, type HomeApp } from '../../fixtures/proxy-home.js';
 import { startFakeReleaseFeed } from '../../helpers/fake-release-feed.js';
+import { isProcessAlive } from '../../../main/infra/process-alive.js';
 
 /**
  * The managed CLIProxyAPI serving kiro/agy traffic end to end with the real app, the real engine
@@ -67,14 +68,7 @@ async function until<T>(probe: () => Promise<T>, ok: (v: T) => boolean, what: st
 
 const status = async () => (await app.json('GET', '/api/proxy/cliproxy')).body as { running: boolean; port: number | null; version: string };
 const statePid = async () => (JSON.parse(await fs.readFile(runFile('state.json'), 'utf8')) as { pid: number }).pid;
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+const alive = isProcessAlive;
 const servedBy = async () => {
   const lines = (await fs.readFile(runFile(path.join('logs', 'fake-cliproxy-messages.jsonl')), 'utf8')).trim().split('\n');
   return (JSON.parse(lines.at(-1)!) as { pid: number }).pid;

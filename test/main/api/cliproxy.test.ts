@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { startFakeReleaseFeed } from '../../helpers/fake-release-feed.js';
 import { makeTempDir } from '../../helpers/temp-dir.js';
+import { isProcessAlive } from '../../../main/infra/process-alive.js';
 
 /** /api/proxy/cliproxy (decisions §4.1) against a local fake of GitHub's release feed and downloads. */
 const script = (v: string) => `#!/bin/sh\necho "CLIProxyAPI Version: ${v}"\n`;
@@ -163,14 +164,7 @@ describe('running the managed binary beside the engine', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
   };
-  const alive = (pid: number) => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
+  const alive = isProcessAlive;
 
   it('start needs an install (409), then runs on its own port with logging off and a generated key', async () => {
     expect((await runApp.json('POST', '/api/proxy/cliproxy/start')).body.error).toBe('CLIProxyAPI not installed');

@@ -6,6 +6,7 @@ import { CliError } from '../../../main/cli/args.js';
 import { runLogin } from '../../../main/cli/login.js';
 import { OFFLINE_CONFIG_YAML } from '../../helpers/offline-config.js';
 import { makeTempDir } from '../../helpers/temp-dir.js';
+import { isProcessAlive } from '../../../main/infra/process-alive.js';
 
 /** `switchboard login kiro` through the fake CLIProxyAPI, placed in proxy/bin as an install would. */
 let dir: string;
@@ -51,14 +52,7 @@ async function until<T>(read: () => Promise<T | undefined> | T | undefined, ms =
   }
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+const alive = isProcessAlive;
 
 describe('switchboard login kiro', () => {
   it('without the binary: says how to install it', async () => {

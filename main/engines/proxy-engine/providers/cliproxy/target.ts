@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import YAML from 'yaml';
 import { CLIPROXY_STARTING_STALE_MS, cliproxyConfigFile, cliproxyStartingFile, cliproxyStateFile, cliproxyVersionFile } from '../../../../infra/cliproxy-files.js';
+import { pathExists } from '../../../../infra/file-stat.js';
 
 /** Where the managed binary listens and the key it takes from the engine. */
 export interface CliproxyTarget {
@@ -28,7 +29,7 @@ export async function readCliproxyTarget(proxyDir: string): Promise<CliproxyTarg
 
 /** Whether `proxy/bin/` holds an installed binary (the installer's version record). */
 export async function cliproxyInstalled(proxyDir: string): Promise<boolean> {
-  return exists(cliproxyVersionFile(proxyDir));
+  return pathExists(cliproxyVersionFile(proxyDir));
 }
 
 /**
@@ -37,19 +38,10 @@ export async function cliproxyInstalled(proxyDir: string): Promise<boolean> {
  * worth waiting out.
  */
 export async function cliproxyExpectedUp(proxyDir: string, now: number): Promise<boolean> {
-  if (await exists(cliproxyStateFile(proxyDir))) return true;
+  if (await pathExists(cliproxyStateFile(proxyDir))) return true;
   try {
     const { since } = JSON.parse(await fs.readFile(cliproxyStartingFile(proxyDir), 'utf8')) as { since?: unknown };
     return typeof since === 'number' && now - since < CLIPROXY_STARTING_STALE_MS;
-  } catch {
-    return false;
-  }
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await fs.access(file);
-    return true;
   } catch {
     return false;
   }
