@@ -19,6 +19,7 @@ import type { ClaudeCodeService } from './claude-code/claude-code-service.js';
 import { ProvidersService } from './providers/providers-service.js';
 import { CliproxyService } from './cliproxy/cliproxy-service.js';
 import { CLIPROXY_PROVIDERS, CliproxyDemand } from './cliproxy/cliproxy-demand.js';
+import { engineKind } from './proxy/engine-launch.js';
 
 /**
  * Every domain service of the main process. Each area adds its service here and builds it
@@ -100,6 +101,7 @@ export async function createServices(ctx: ServiceContext, prebuilt: { usage?: Us
       events: ctx.events,
       logger: ctx.logger,
       proxyRunning: () => running.isRunning(),
+      builtinEngine: async () => engineKind((await ctx.appConfig.read()).config.proxy) === 'builtin',
       accountNeedsBinary: async () => (await providerAccounts.list()).accounts.some((a) => CLIPROXY_PROVIDERS.includes(a.provider) && a.status !== 'paused'),
       isInstalled: () => cliproxy.isInstalled(),
       onInstalled: (listener) => cliproxy.onInstalled(listener),

@@ -9,6 +9,11 @@ export interface CliproxyDemandDeps {
   logger: Logger;
   /** Whether the proxy engine runs now. */
   proxyRunning: () => boolean;
+  /**
+   * Whether that proxy is the built-in engine (the one that forwards to the managed binary); a
+   * user's own binary (`proxy.binary_path`) serves its providers itself. Absent: built-in.
+   */
+  builtinEngine?: () => Promise<boolean>;
   /** Whether an agy, kiro or gemini account is not paused. */
   accountNeedsBinary: () => Promise<boolean>;
   isInstalled: () => Promise<boolean>;
@@ -61,6 +66,7 @@ export class CliproxyDemand {
   private async startIfNeeded(): Promise<void> {
     try {
       if (!this.deps.proxyRunning()) return;
+      if (this.deps.builtinEngine && !(await this.deps.builtinEngine())) return;
       if (!(await this.deps.accountNeedsBinary())) return;
       if (!(await this.deps.isInstalled())) return;
       await this.deps.ensureRunning();

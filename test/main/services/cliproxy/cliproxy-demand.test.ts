@@ -4,7 +4,7 @@ import { AppEvents } from '../../../../main/services/events.js';
 import { silentLogger } from '../../../../main/infra/logger.js';
 
 /** The lazy start's rule (decisions §4.1), with the app's parts replaced by flags. */
-function setup(state: { proxy: boolean; account: boolean; installed: boolean; failStart?: boolean }) {
+function setup(state: { proxy: boolean; account: boolean; installed: boolean; failStart?: boolean; ownBinary?: boolean }) {
   const events = new AppEvents();
   const starts: number[] = [];
   const installed = new Set<() => void>();
@@ -13,6 +13,7 @@ function setup(state: { proxy: boolean; account: boolean; installed: boolean; fa
     events,
     logger: { ...silentLogger, warn: (m: string) => void warnings.push(m) },
     proxyRunning: () => state.proxy,
+    builtinEngine: async () => !state.ownBinary,
     accountNeedsBinary: async () => state.account,
     isInstalled: async () => state.installed,
     onInstalled: (listener) => {
@@ -48,6 +49,8 @@ describe('CliproxyDemand: the managed binary starts when an account needs it, an
       { proxy: true, account: false, installed: true },
       { proxy: true, account: true, installed: false },
       { proxy: false, account: true, installed: true },
+      // the running proxy is the user's own binary (proxy.binary_path): nothing forwards to ours
+      { proxy: true, account: true, installed: true, ownBinary: true },
     ]) {
       const { events, demand, starts } = setup(state);
       events.emit('proxy-state', running);
