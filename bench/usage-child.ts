@@ -93,6 +93,41 @@ if (mode === 'cold') {
   }
   print({ runs, bytesRead, rssMiB: process.resourceUsage().maxRSS / 1024 });
   await s.stop();
+} else if (mode === 'refresh-agents') {
+  // Every agent (their folders from the environment): a full scan, the disk cache written, then
+  // per run one line appended to a file (a codex session and a Claude transcript in turn, each
+  // time its own last line again), timed until the new data is answered: an incremental
+  // refresh and the daily read. Each file is cut back and rescanned between runs (not timed).
+  const [codexFile, claudeFile, runsText] = rest as [string, string, string];
+  const { systemClock } = await import('../main/infra/clock.js');
+  const s = await service(systemClock);
+  const t0 = performance.now();
+  await s.refresh();
+  const firstScanMs = performance.now() - t0;
+  await s.whenPersisted();
+  const targets = [codexFile, claudeFile].map((file) => {
+    const text = fs.readFileSync(file, 'utf8');
+    const lines = text.trimEnd().split('\n');
+    return { file, size: Buffer.byteLength(text), line: lines[lines.length - 1] + '\n' };
+  });
+  const runs: number[] = [];
+  try {
+    for (let i = 0; i < Number(runsText); i++) {
+      const target = targets[i % targets.length]!;
+      fs.appendFileSync(target.file, target.line);
+      const t1 = performance.now();
+      await s.refresh();
+      await s.daily({ tz: 'UTC' });
+      runs.push(performance.now() - t1);
+      fs.truncateSync(target.file, target.size);
+      await s.refresh();
+      await s.whenPersisted();
+    }
+  } finally {
+    for (const t of targets) fs.truncateSync(t.file, t.size);
+  }
+  print({ runs, firstScanMs, rssMiB: process.resourceUsage().maxRSS / 1024 });
+  await s.stop();
 } else if (mode === 'refresh-api') {
   // The dashboard's Refresh button on a warm app: append 1 MiB, then POST /api/usage/refresh
   // (incremental) and read the summary, timed together, through HTTP as the dashboard does.

@@ -4,7 +4,8 @@
 // ccusage cross-check (test/main/services/usage/cross-check-agents.test.ts) and the bench.
 //
 //   node scripts/gen-agents.mjs --out DIR [--seed 1] [--start 2026-01-01] [--days 12]
-//     [--sessions 6] [--turns 30] [--quiet]
+//     [--sessions 6] [--turns 30] [--agents codex,gemini,…] [--quiet]
+// --agents writes only those agents (the speed bench's tier-1 corpus); without it, every agent.
 //
 // Layout written under DIR (each agent's override variable points at its folder):
 //   codex/home/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl   CODEX_HOME=codex/home,codex/exec
@@ -42,7 +43,7 @@ const DAY = 86_400_000;
 const MIN = 60_000;
 
 function parseArgs(argv) {
-  const o = { out: null, seed: 1, start: '2026-01-01', days: 12, sessions: 6, turns: 30, quiet: false };
+  const o = { out: null, seed: 1, start: '2026-01-01', days: 12, sessions: 6, turns: 30, quiet: false, agents: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const next = () => argv[++i];
@@ -53,8 +54,9 @@ function parseArgs(argv) {
     else if (a === '--sessions') o.sessions = Number(next());
     else if (a === '--turns') o.turns = Number(next());
     else if (a === '--quiet') o.quiet = true;
+    else if (a === '--agents') o.agents = next().split(',');
     else if (a === '--help') {
-      console.log('node scripts/gen-agents.mjs --out DIR [--seed 1] [--start 2026-01-01] [--days 12] [--sessions 6] [--turns 30] [--quiet]');
+      console.log('node scripts/gen-agents.mjs --out DIR [--seed 1] [--start 2026-01-01] [--days 12] [--sessions 6] [--turns 30] [--agents codex,gemini,…] [--quiet]');
       process.exit(0);
     } else throw new Error(`unknown option ${a}`);
   }
@@ -421,15 +423,16 @@ function genDroid(r, o, dir) {
 function main() {
   const o = parseArgs(process.argv.slice(2));
   const r = rng(o.seed);
-  genCodex(r, o, path.join(o.out, 'codex'));
-  genGemini(r, o, path.join(o.out, 'gemini'));
-  genOpencode(r, o, path.join(o.out, 'opencode'));
-  genAmp(r, o, path.join(o.out, 'amp'));
-  genQwen(r, o, path.join(o.out, 'qwen'));
-  genPiStyle(r, o, path.join(o.out, 'pi'), 'pi');
-  genPiStyle(r, o, path.join(o.out, 'openclaw'), 'openclaw');
-  genDroid(r, o, path.join(o.out, 'droid'));
-  genKilo(r, o, path.join(o.out, 'kilo'));
+  const on = (agent) => o.agents === null || o.agents.includes(agent);
+  if (on('codex')) genCodex(r, o, path.join(o.out, 'codex'));
+  if (on('gemini')) genGemini(r, o, path.join(o.out, 'gemini'));
+  if (on('opencode')) genOpencode(r, o, path.join(o.out, 'opencode'));
+  if (on('amp')) genAmp(r, o, path.join(o.out, 'amp'));
+  if (on('qwen')) genQwen(r, o, path.join(o.out, 'qwen'));
+  if (on('pi')) genPiStyle(r, o, path.join(o.out, 'pi'), 'pi');
+  if (on('openclaw')) genPiStyle(r, o, path.join(o.out, 'openclaw'), 'openclaw');
+  if (on('droid')) genDroid(r, o, path.join(o.out, 'droid'));
+  if (on('kilo')) genKilo(r, o, path.join(o.out, 'kilo'));
   const env = {
     CODEX_HOME: [path.join(o.out, 'codex', 'home'), path.join(o.out, 'codex', 'exec')].join(','),
     GEMINI_DATA_DIR: path.join(o.out, 'gemini'),
@@ -441,6 +444,8 @@ function main() {
     DROID_SESSIONS_DIR: path.join(o.out, 'droid'),
     KILO_DATA_DIR: path.join(o.out, 'kilo'),
   };
+  // Only the agents written: a variable left unset would send a tool to its default folder.
+  for (const name of Object.keys(env)) if (!on(name.split('_')[0].toLowerCase())) delete env[name];
   write(path.join(o.out, 'gen-agents-manifest.json'), JSON.stringify({ options: o, env }, null, 2));
   if (!o.quiet) console.log(JSON.stringify(env, null, 2));
 }
