@@ -2,6 +2,8 @@ import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/pr
 import type { Logger } from '../../infra/logger.js';
 import type { Pricing } from './pricing.js';
 import type { AgentLoader } from './agents/agent.js';
+import { WatchedDiscovery, type Source } from './watched-discovery.js';
+import type { TreeLook, WatchedTree } from './watched-tree.js';
 import { storeStat } from './agents/store-stat.js';
 import { findTranscripts, usageRoots, type FoundFile } from './discover.js';
 import { fingerprintMatches, newScratch } from './scan-file.js';
@@ -29,6 +31,8 @@ export interface AgentPlaces {
   claude: boolean;
   agents: Array<{ loader: AgentLoader; dirs: string[] }>;
 }
+
+const isTranscript = (file: string) => file.endsWith('.jsonl');
 
 /** A found file with the agent that wrote it (undefined: a Claude Code transcript). */
 type TaggedFile = FoundFile & { agent?: string; flags?: string };
@@ -71,14 +75,15 @@ export class UsageLoader {
    */
   async scan(progress: ScanProgress = newProgress(), signal?: AbortSignal): Promise<ScanReport> {
     let found: TaggedFile[];
+    let gone: string[] | null;
     try {
-      found = await this.discover(this.onFound(progress));
+      ({ found, removed: gone } = await this.discover(this.onFound(progress)));
     } catch (err) {
       await this.o.pool?.close(); // it may have been started early
       throw err;
     }
     signal?.throwIfAborted();
-    const { tasks, removed } = this.plan(found);
+    const { tasks, removed } = this.plan(found, gone);
     const bytes = tasks.reduce((sum, t) => sum + t.bytes, 0);
     progress.filesTotal = tasks.length;
     progress.bytesTotal = bytes;
@@ -94,7 +99,7 @@ export class UsageLoader {
     // Path order whichever thread read what, so sums are added up in the same order every time.
     result.reads.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     this.o.store.apply(result.reads, [...removed, ...result.missing.filter((p) => this.o.store.files.has(p))]);
-    return { files: found.length, filesRead: result.reads.length, bytesRead: bytes, usedWorkers: result.usedWorkers };
+    return { files: gone === null ? found.length : this.o.store.files.size, filesRead: result.reads.length, bytesRead: bytes, usedWorkers: result.usedWorkers };
   }
 
   /**
@@ -121,29 +126,80 @@ export class UsageLoader {
   /** Files found per agent id by the last scan (what `GET /api/usage/agents` shows); null before one. */
   lastFound: Map<string, number> | null = null;
 
+  private watched: WatchedDiscovery | null = null;
+
+  /**
+   * From now on, scans learn what changed from directory watches instead of stat'ing every file
+   * (long-running processes: the app, `serve`). The watches are set by `armWatches` after a scan.
+   */
+  watchFiles(): void {
+    this.watched ??= new WatchedDiscovery();
+  }
+
+  /** Sets the watches on the directories the last scan walked, in steps (`pause` between them). */
+  async armWatches(pause: () => Promise<void>): Promise<void> {
+    await this.watched?.arm(pause);
+  }
+
+  closeWatches(): void {
+    this.watched?.close();
+    this.watched = null;
+  }
+
   /**
    * Claude Code's transcripts, then each enabled agent's files below its roots, in path order. A
    * missing agent folder is empty data; one that cannot be listed fails only that agent's part.
+   * With watches (`watchFiles`), only the files in directories that changed are returned, with the
+   * files gone in `removed` (null: `found` is every file, anything else known is gone).
    */
-  private async discover(onFound: (f: FoundFile) => void): Promise<TaggedFile[]> {
+  private async discover(onFound: (f: FoundFile) => void): Promise<{ found: TaggedFile[]; removed: string[] | null }> {
     const places = (await this.o.places?.()) ?? { claude: true, agents: [] };
-    const found: TaggedFile[] = places.claude ? await findTranscripts(usageRoots(this.o.agentDir, this.o.instancesDir), onFound) : [];
-    const counts = new Map<string, number>([['claude', found.length]]);
-    const seen = new Set(found.map((f) => f.path));
-    for (const { loader, dirs } of places.agents) {
+    const agents = places.agents.map(({ loader, dirs }) => ({ loader, dirs, roots: dirs.flatMap((d) => loader.roots(d)) }));
+    const warn = (id: string, err: unknown) => this.o.logger.warn(`usage: cannot list ${id} logs: ${err instanceof Error ? err.message : String(err)}`);
+    if (this.watched !== null) {
+      const sources: Source[] = [
+        ...(places.claude ? [{ key: 'claude', roots: usageRoots(this.o.agentDir, this.o.instancesDir), accept: isTranscript }] : []),
+        ...agents.map(({ loader, roots }) => ({ key: loader.id, roots, accept: loader.accepts, onError: (err: unknown) => warn(loader.id, err) })),
+      ];
+      const looks = await this.watched.look(sources);
+      if (looks !== null) {
+        const claude = places.claude ? looks.shift()! : null;
+        const changedOnly = [claude, ...looks].every((l) => l === null || !l.look.full) && !looks.some((l, i) => l.look.membership && agents[i]!.loader.choose !== undefined);
+        if (changedOnly) return this.changes(claude, agents, looks, onFound);
+        const lists = looks.map(({ tree, look }) => (look.full ? look.files : tree.all()));
+        const claudeFiles = claude === null ? [] : claude.look.full ? claude.look.files : claude.tree.all();
+        for (const f of claudeFiles) onFound(f);
+        for (const list of lists) for (const f of list) onFound(f);
+        return { found: this.assemble(claudeFiles, agents.map((a, i) => ({ ...a, files: lists[i]! }))), removed: null };
+      }
+    }
+    const claudeFiles = places.claude ? await findTranscripts(usageRoots(this.o.agentDir, this.o.instancesDir), onFound) : [];
+    const lists: FoundFile[][] = [];
+    for (const { loader, roots } of agents) {
       let mine: FoundFile[] = [];
       try {
-        mine = await findTranscripts(dirs.flatMap((d) => loader.roots(d)), onFound, loader.accepts);
+        mine = await findTranscripts(roots, onFound, loader.accepts);
       } catch (err) {
-        this.o.logger.warn(`usage: cannot list ${loader.id} logs: ${err instanceof Error ? err.message : String(err)}`);
+        warn(loader.id, err);
       }
-      const chosen = loader.choose?.(mine.map((f) => f.path));
+      lists.push(mine);
+    }
+    return { found: this.assemble(claudeFiles, agents.map((a, i) => ({ ...a, files: lists[i]! }))), removed: null };
+  }
+
+  /** Every file found, tagged with its agent, a file found twice kept for the first source, in path order. */
+  private assemble(claudeFiles: readonly FoundFile[], agents: ReadonlyArray<{ loader: AgentLoader; dirs: string[]; files: readonly FoundFile[] }>): TaggedFile[] {
+    const found: TaggedFile[] = [...claudeFiles];
+    const counts = new Map<string, number>([['claude', found.length]]);
+    const seen = new Set(found.map((f) => f.path));
+    for (const { loader, dirs, files } of agents) {
+      const chosen = loader.choose?.(files.map((f) => f.path));
       const flags = loader.flags?.(dirs) ?? '';
       let n = 0;
-      for (const f of mine) {
+      for (const f of files) {
         if (seen.has(f.path) || (chosen !== undefined && !chosen.has(f.path))) continue;
         seen.add(f.path);
-        found.push({ ...f, ...(loader.readStore !== undefined ? storeStat(f.path, f) : {}), agent: loader.id, flags });
+        found.push(this.tag(f, loader, flags));
         n++;
       }
       counts.set(loader.id, n);
@@ -152,11 +208,43 @@ export class UsageLoader {
     return found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 
-  private plan(found: readonly TaggedFile[]): { tasks: SizedTask[]; removed: string[] } {
+  /** What the watches saw change: the files to look at again and those gone (no file was added to or removed from a choosing agent). */
+  private changes(
+    claude: { tree: WatchedTree; look: TreeLook } | null,
+    agents: ReadonlyArray<{ loader: AgentLoader; dirs: string[] }>,
+    looks: ReadonlyArray<{ tree: WatchedTree; look: TreeLook }>,
+    onFound: (f: FoundFile) => void,
+  ): { found: TaggedFile[]; removed: string[] } {
+    const found: TaggedFile[] = [];
+    const removed: string[] = [];
+    const counts = new Map(this.lastFound ?? []);
+    if (claude !== null) {
+      for (const f of claude.look.files) found.push(f);
+      removed.push(...claude.look.removed);
+      counts.set('claude', claude.tree.size);
+    }
+    looks.forEach(({ tree, look }, i) => {
+      const { loader, dirs } = agents[i]!;
+      const flags = look.files.length > 0 ? (loader.flags?.(dirs) ?? '') : '';
+      for (const f of look.files) found.push(this.tag(f, loader, flags));
+      removed.push(...look.removed);
+      if (loader.choose === undefined) counts.set(loader.id, tree.size);
+    });
+    for (const f of found) onFound(f);
+    this.lastFound = counts;
+    return { found, removed };
+  }
+
+  private tag(f: FoundFile, loader: AgentLoader, flags: string): TaggedFile {
+    return { ...f, ...(loader.readStore !== undefined ? storeStat(f.path, f) : {}), agent: loader.id, flags };
+  }
+
+  /** `gone`: the files known to be gone (a watched scan); null: `found` is every file and the rest is gone. */
+  private plan(found: readonly TaggedFile[], gone: readonly string[] | null): { tasks: SizedTask[]; removed: string[] } {
     const tasks: SizedTask[] = [];
     const present = new Set<string>();
     for (const f of found) {
-      present.add(f.path);
+      if (gone === null) present.add(f.path);
       const known = this.o.store.files.get(f.path);
       if (known && known.size === f.size && known.mtimeMs === f.mtimeMs && known.ino === f.ino) continue;
       if (f.agent !== undefined) {
@@ -167,7 +255,7 @@ export class UsageLoader {
       const start = appended ? known.offset : 0;
       tasks.push({ path: f.path, start, bytes: f.size - start });
     }
-    const removed = [...this.o.store.files.keys()].filter((p) => !present.has(p));
+    const removed = gone === null ? [...this.o.store.files.keys()].filter((p) => !present.has(p)) : gone.filter((p) => this.o.store.files.has(p));
     return { tasks, removed };
   }
 
