@@ -10,7 +10,7 @@ import type { UsageService } from '../main/services/usage/usage-service.js';
 const [mode, corpus, home, ...rest] = process.argv.slice(2) as [string, string, string, ...string[]];
 const print = (o: unknown) => process.stdout.write(JSON.stringify(o) + '\n');
 
-async function service(clock: Clock): Promise<UsageService> {
+async function service(clock: Clock, options: { watch?: boolean } = {}): Promise<UsageService> {
   const [{ createPaths }, { silentLogger }, { AppConfigStore }, { AppEvents }, { UsageService }] = await Promise.all([
     import('../main/infra/paths.js'),
     import('../main/infra/logger.js'),
@@ -21,7 +21,7 @@ async function service(clock: Clock): Promise<UsageService> {
   const paths = createPaths({ configDir: home, agentDir: corpus });
   const ctx = { paths, clock, logger: silentLogger, events: new AppEvents(), appConfig: new AppConfigStore(paths.appConfig), env: process.env };
   const s = new UsageService(ctx);
-  s.start();
+  s.start(options);
   return s;
 }
 
@@ -100,10 +100,13 @@ if (mode === 'cold') {
   // refresh and the daily read. Each file is cut back and rescanned between runs (not timed).
   const [codexFile, claudeFile, runsText] = rest as [string, string, string];
   const { systemClock } = await import('../main/infra/clock.js');
-  const s = await service(systemClock);
+  // As `serve` and the app run it: directory watches (BENCH_NO_WATCH=1: a walk per refresh, as before them).
+  const s = await service(systemClock, { watch: process.env.BENCH_NO_WATCH !== '1' });
   const t0 = performance.now();
   await s.refresh();
   const firstScanMs = performance.now() - t0;
+  await s.whenIdle(); // the watches armed
+  await s.refresh(); // the walk after arming (the app's next background refresh)
   await s.whenPersisted();
   const targets = [codexFile, claudeFile].map((file) => {
     const text = fs.readFileSync(file, 'utf8');

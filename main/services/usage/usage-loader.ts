@@ -59,6 +59,11 @@ export interface ScanReport {
   filesRead: number;
   bytesRead: number;
   usedWorkers: boolean;
+  /**
+   * Only the files the directory watches reported were looked at (no walk, no pass over every
+   * file); false after a walk, or when a choosing agent (codex) gained or lost a file.
+   */
+  changesOnly: boolean;
 }
 
 /**
@@ -99,7 +104,7 @@ export class UsageLoader {
     // Path order whichever thread read what, so sums are added up in the same order every time.
     result.reads.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     this.o.store.apply(result.reads, [...removed, ...result.missing.filter((p) => this.o.store.files.has(p))]);
-    return { files: gone === null ? found.length : this.o.store.files.size, filesRead: result.reads.length, bytesRead: bytes, usedWorkers: result.usedWorkers };
+    return { files: gone === null ? found.length : this.o.store.files.size, filesRead: result.reads.length, bytesRead: bytes, usedWorkers: result.usedWorkers, changesOnly: gone !== null };
   }
 
   /**
