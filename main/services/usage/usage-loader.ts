@@ -6,7 +6,7 @@ import { WatchedDiscovery, type Source } from './watched-discovery.js';
 import type { TreeLook, WatchedTree } from './watched-tree.js';
 import { storeStat } from './agents/store-stat.js';
 import { findTranscripts, usageRoots, type FoundFile } from './discover.js';
-import { fingerprintMatches, newScratch } from './scan-file.js';
+import { fingerprintMatches, newScratch, type FileRead } from './scan-file.js';
 import type { PoolResult, ScanPool, SizedTask } from './scan-pool.js';
 import { readAll } from './scan-worker.js';
 import type { UsageStore } from './usage-store.js';
@@ -101,8 +101,13 @@ export class UsageLoader {
     const result = useWorkers ? await this.readInWorkers(tasks, done, signal) : await readInline(tasks, this.o.pricing, done, signal);
     signal?.throwIfAborted();
     for (const f of result.failed) this.o.logger.warn(`usage: cannot read ${f.path}: ${f.message}`);
-    // Path order whichever thread read what, so sums are added up in the same order every time.
-    result.reads.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    // Path order (the tasks' order) whichever thread read what, so sums are added up in the same
+    // order every time. Put in place by index: a comparison sort of 140 000 paths that arrive
+    // largest file first took over a second (long shared prefixes, profiled at 1 GiB).
+    const at = new Map(tasks.map((t, i) => [t.path, i]));
+    const ordered = new Array<FileRead | undefined>(tasks.length);
+    for (const r of result.reads) ordered[at.get(r.path)!] = r;
+    result.reads = ordered.filter((r): r is FileRead => r !== undefined);
     this.o.store.apply(result.reads, [...removed, ...result.missing.filter((p) => this.o.store.files.has(p))]);
     return { files: gone === null ? found.length : this.o.store.files.size, filesRead: result.reads.length, bytesRead: bytes, usedWorkers: result.usedWorkers, changesOnly: gone !== null };
   }
@@ -237,7 +242,7 @@ export class UsageLoader {
     });
     for (const f of found) onFound(f);
     this.lastFound = counts;
-    return { found, removed };
+    return { found: found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)), removed };
   }
 
   private tag(f: FoundFile, loader: AgentLoader, flags: string): TaggedFile {
