@@ -7,7 +7,7 @@ import { silentLogger } from '../../../../main/infra/logger.js';
 import { createPaths } from '../../../../main/infra/paths.js';
 import { AppConfigStore } from '../../../../main/services/app-config/store.js';
 import { AppEvents } from '../../../../main/services/events.js';
-import { UsageService } from '../../../../main/services/usage/usage-service.js';
+import { PERSIST_DELAY_MS, UsageService } from '../../../../main/services/usage/usage-service.js';
 
 // A refresh in a long-running process (serve, the app) learns what changed from directory
 // watches, not from a stat of every file (issue 32 point 3), and still counts exactly.
@@ -114,22 +114,30 @@ describe('a watched refresh', () => {
 });
 
 describe('the disk cache write after a refresh', () => {
-  it('waits off the refresh path, then holds the change: a restart answers with it', async () => {
+  it('waits PERSIST_DELAY_MS off the refresh path (later changes join it), and a restart answers with the change', async () => {
     const s = serviceOn(false);
     await s.refresh();
     await s.whenPersisted();
     const cache = createPaths({ configDir: path.join(dir, 'home'), agentDir: path.join(dir, 'claude') }).usageCache;
-    const before = await fs.stat(cache);
+    const before = (await fs.stat(cache)).mtimeMs;
     await fs.appendFile(rollout, turn('2026-01-02T11:00:00.000Z', 50) + '\n');
+    const t0 = performance.now();
     await s.refresh();
+    await fs.appendFile(rollout, turn('2026-01-02T12:00:00.000Z', 25) + '\n');
+    await s.refresh(); // joins the waiting write
     await s.daily({ tz: 'UTC' });
-    await new Promise((r) => setImmediate(r));
-    expect((await fs.stat(cache)).mtimeMs).toBe(before.mtimeMs); // not yet rewritten
-    await s.whenPersisted();
-    expect((await fs.stat(cache)).mtimeMs).not.toBe(before.mtimeMs);
+    let rewritten = before;
+    while (rewritten === before && performance.now() - t0 < 10_000) {
+      await new Promise((r) => setTimeout(r, 20)); // polling for the write, bounded
+      rewritten = (await fs.stat(cache)).mtimeMs;
+    }
+    expect(rewritten).not.toBe(before);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(PERSIST_DELAY_MS - 50);
     await s.stop();
     const again = serviceOn(false);
     expect((await again.status()).cached).toBe(true);
-    expect(await inputs(again, 'codex')).toEqual([['2026-01-02', 150]]);
+    expect(await inputs(again, 'codex')).toEqual([['2026-01-02', 175]]);
+    await again.refresh();
+    expect(again.lastScan()).toMatchObject({ filesRead: 0 }); // the cache held both appends
   });
 });
