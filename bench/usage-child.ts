@@ -105,8 +105,12 @@ if (mode === 'cold') {
   const t0 = performance.now();
   await s.refresh();
   const firstScanMs = performance.now() - t0;
+  const t1 = performance.now();
   await s.whenIdle(); // the watches armed
+  const armMs = performance.now() - t1;
+  const t2 = performance.now();
   await s.refresh(); // the walk after arming (the app's next background refresh)
+  const walkMs = performance.now() - t2;
   await s.whenPersisted();
   const targets = [codexFile, claudeFile].map((file) => {
     const text = fs.readFileSync(file, 'utf8');
@@ -129,7 +133,7 @@ if (mode === 'cold') {
   } finally {
     for (const t of targets) fs.truncateSync(t.file, t.size);
   }
-  print({ runs, firstScanMs, rssMiB: process.resourceUsage().maxRSS / 1024 });
+  print({ runs, firstScanMs, armMs, walkMs, rssMiB: process.resourceUsage().maxRSS / 1024 });
   await s.stop();
 } else if (mode === 'refresh-api') {
   // The dashboard's Refresh button on a warm app: append 1 MiB, then POST /api/usage/refresh
