@@ -152,7 +152,16 @@ export class UsageStore {
     const at = new Map<string, number>();
     for (const f of this.files.values()) {
       at.set(f.path, lists.length);
-      lists.push(this.keptOf(f));
+      let mine = this.keptOf(f);
+      // A list equal to the one this file had stays that array (after an index rebuild, say for a
+      // file removed), so sums remembered per list (daily-by-file.ts) stay valid.
+      const i = g?.at.get(f.path);
+      const old = i === undefined ? undefined : g!.lists[i];
+      if (old !== undefined && old !== mine && old.length === mine.length && old.every((r, k) => r === mine[k])) {
+        mine = old;
+        this.keptByFile.set(f.path, old);
+      }
+      lists.push(mine);
     }
     this.groups = { lists, at, dirty: new Set() };
     return lists.slice();
