@@ -10,7 +10,7 @@ import type { UsageService } from '../main/services/usage/usage-service.js';
 const [mode, corpus, home, ...rest] = process.argv.slice(2) as [string, string, string, ...string[]];
 const print = (o: unknown) => process.stdout.write(JSON.stringify(o) + '\n');
 
-async function service(clock: Clock): Promise<UsageService> {
+async function service(clock: Clock, options: { watch?: boolean } = {}): Promise<UsageService> {
   const [{ createPaths }, { silentLogger }, { AppConfigStore }, { AppEvents }, { UsageService }] = await Promise.all([
     import('../main/infra/paths.js'),
     import('../main/infra/logger.js'),
@@ -21,7 +21,7 @@ async function service(clock: Clock): Promise<UsageService> {
   const paths = createPaths({ configDir: home, agentDir: corpus });
   const ctx = { paths, clock, logger: silentLogger, events: new AppEvents(), appConfig: new AppConfigStore(paths.appConfig), env: process.env };
   const s = new UsageService(ctx);
-  s.start();
+  s.start(options);
   return s;
 }
 
@@ -92,6 +92,48 @@ if (mode === 'cold') {
     fs.truncateSync(target, original);
   }
   print({ runs, bytesRead, rssMiB: process.resourceUsage().maxRSS / 1024 });
+  await s.stop();
+} else if (mode === 'refresh-agents') {
+  // Every agent (their folders from the environment): a full scan, the disk cache written, then
+  // per run one line appended to a file (a codex session and a Claude transcript in turn, each
+  // time its own last line again), timed until the new data is answered: an incremental
+  // refresh and the daily read. Each file is cut back and rescanned between runs (not timed).
+  const [codexFile, claudeFile, runsText] = rest as [string, string, string];
+  const { systemClock } = await import('../main/infra/clock.js');
+  // As `serve` and the app run it: directory watches (BENCH_NO_WATCH=1: a walk per refresh, as before them).
+  const s = await service(systemClock, { watch: process.env.BENCH_NO_WATCH !== '1' });
+  const t0 = performance.now();
+  await s.refresh();
+  const firstScanMs = performance.now() - t0;
+  const t1 = performance.now();
+  await s.whenIdle(); // the watches armed
+  const armMs = performance.now() - t1;
+  const t2 = performance.now();
+  await s.refresh(); // the walk after arming (the app's next background refresh)
+  const walkMs = performance.now() - t2;
+  await s.whenPersisted();
+  const targets = [codexFile, claudeFile].map((file) => {
+    const text = fs.readFileSync(file, 'utf8');
+    const lines = text.trimEnd().split('\n');
+    return { file, size: Buffer.byteLength(text), line: lines[lines.length - 1] + '\n' };
+  });
+  const runs: number[] = [];
+  try {
+    for (let i = 0; i < Number(runsText); i++) {
+      const target = targets[i % targets.length]!;
+      fs.appendFileSync(target.file, target.line);
+      const t1 = performance.now();
+      await s.refresh();
+      await s.daily({ tz: 'UTC' });
+      runs.push(performance.now() - t1);
+      fs.truncateSync(target.file, target.size);
+      await s.refresh();
+      await s.whenPersisted();
+    }
+  } finally {
+    for (const t of targets) fs.truncateSync(t.file, t.size);
+  }
+  print({ runs, firstScanMs, armMs, walkMs, rssMiB: process.resourceUsage().maxRSS / 1024 });
   await s.stop();
 } else if (mode === 'refresh-api') {
   // The dashboard's Refresh button on a warm app: append 1 MiB, then POST /api/usage/refresh

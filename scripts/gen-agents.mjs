@@ -4,7 +4,8 @@
 // ccusage cross-check (test/main/services/usage/cross-check-agents.test.ts) and the bench.
 //
 //   node scripts/gen-agents.mjs --out DIR [--seed 1] [--start 2026-01-01] [--days 12]
-//     [--sessions 6] [--turns 30] [--quiet]
+//     [--sessions 6] [--turns 30] [--agents codex,gemini,…] [--quiet]
+// --agents writes only those agents (the speed bench's tier-1 corpus); without it, every agent.
 //
 // Layout written under DIR (each agent's override variable points at its folder):
 //   codex/home/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl   CODEX_HOME=codex/home,codex/exec
@@ -62,7 +63,7 @@ const DAY = 86_400_000;
 const MIN = 60_000;
 
 function parseArgs(argv) {
-  const o = { out: null, seed: 1, start: '2026-01-01', days: 12, sessions: 6, turns: 30, quiet: false };
+  const o = { out: null, seed: 1, start: '2026-01-01', days: 12, sessions: 6, turns: 30, quiet: false, agents: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const next = () => argv[++i];
@@ -73,8 +74,9 @@ function parseArgs(argv) {
     else if (a === '--sessions') o.sessions = Number(next());
     else if (a === '--turns') o.turns = Number(next());
     else if (a === '--quiet') o.quiet = true;
+    else if (a === '--agents') o.agents = next().split(',');
     else if (a === '--help') {
-      console.log('node scripts/gen-agents.mjs --out DIR [--seed 1] [--start 2026-01-01] [--days 12] [--sessions 6] [--turns 30] [--quiet]');
+      console.log('node scripts/gen-agents.mjs --out DIR [--seed 1] [--start 2026-01-01] [--days 12] [--sessions 6] [--turns 30] [--agents codex,gemini,…] [--quiet]');
       process.exit(0);
     } else throw new Error(`unknown option ${a}`);
   }
@@ -771,22 +773,23 @@ function genCopilot(r, o, dir) {
 function main() {
   const o = parseArgs(process.argv.slice(2));
   const r = rng(o.seed);
-  genCodex(r, o, path.join(o.out, 'codex'));
-  genGemini(r, o, path.join(o.out, 'gemini'));
-  const opencodeFiles = genOpencode(r, o, path.join(o.out, 'opencode'));
-  genAmp(r, o, path.join(o.out, 'amp'));
-  genQwen(r, o, path.join(o.out, 'qwen'));
-  genPiStyle(r, o, path.join(o.out, 'pi'), 'pi');
-  genPiStyle(r, o, path.join(o.out, 'openclaw'), 'openclaw');
-  genDroid(r, o, path.join(o.out, 'droid'));
-  genKilo(r, o, path.join(o.out, 'kilo'));
-  genKimi(rng(o.seed * 7919 + 1), o, path.join(o.out, 'kimi'));
-  genCodebuff(rng(o.seed * 7919 + 2), o, path.join(o.out, 'codebuff'));
-  genCopilot(rng(o.seed * 7919 + 3), o, path.join(o.out, 'copilot'));
+  const on = (agent) => o.agents === null || o.agents.includes(agent);
+  if (on('codex')) genCodex(r, o, path.join(o.out, 'codex'));
+  if (on('gemini')) genGemini(r, o, path.join(o.out, 'gemini'));
+  const opencodeFiles = on('opencode') ? genOpencode(r, o, path.join(o.out, 'opencode')) : [];
+  if (on('amp')) genAmp(r, o, path.join(o.out, 'amp'));
+  if (on('qwen')) genQwen(r, o, path.join(o.out, 'qwen'));
+  if (on('pi')) genPiStyle(r, o, path.join(o.out, 'pi'), 'pi');
+  if (on('openclaw')) genPiStyle(r, o, path.join(o.out, 'openclaw'), 'openclaw');
+  if (on('droid')) genDroid(r, o, path.join(o.out, 'droid'));
+  if (on('kilo')) genKilo(r, o, path.join(o.out, 'kilo'));
+  if (on('kimi')) genKimi(rng(o.seed * 7919 + 1), o, path.join(o.out, 'kimi'));
+  if (on('codebuff')) genCodebuff(rng(o.seed * 7919 + 2), o, path.join(o.out, 'codebuff'));
+  if (on('copilot')) genCopilot(rng(o.seed * 7919 + 3), o, path.join(o.out, 'copilot'));
   // Written last, so the agents above keep their files whatever is added here.
-  genOpencodeDb(r, o, path.join(o.out, 'opencode'), opencodeFiles);
-  genGoose(r, o, path.join(o.out, 'goose'));
-  genHermes(r, o, path.join(o.out, 'hermes'));
+  if (on('opencode')) genOpencodeDb(r, o, path.join(o.out, 'opencode'), opencodeFiles);
+  if (on('goose')) genGoose(r, o, path.join(o.out, 'goose'));
+  if (on('hermes')) genHermes(r, o, path.join(o.out, 'hermes'));
   const env = {
     CODEX_HOME: [path.join(o.out, 'codex', 'home'), path.join(o.out, 'codex', 'exec')].join(','),
     GEMINI_DATA_DIR: path.join(o.out, 'gemini'),
@@ -804,6 +807,8 @@ function main() {
     GOOSE_PATH_ROOT: path.join(o.out, 'goose'),
     HERMES_HOME: [path.join(o.out, 'hermes', 'h1'), path.join(o.out, 'hermes', 'h2')].join(','),
   };
+  // Only the agents written: a variable left unset would send a tool to its default folder.
+  for (const name of Object.keys(env)) if (!on(name.split('_')[0].toLowerCase())) delete env[name];
   write(path.join(o.out, 'gen-agents-manifest.json'), JSON.stringify({ options: o, env }, null, 2));
   if (!o.quiet) console.log(JSON.stringify(env, null, 2));
 }

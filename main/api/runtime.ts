@@ -31,6 +31,8 @@ export interface SwitchboardOptions {
    * the first usage read (`serve` and the desktop app; API tests keep "nothing before a read").
    */
   scanUsageAtStart?: boolean;
+  /** Keep the usage data current from directory watches instead of a walk per refresh (the long-running `serve` and app). */
+  watchUsageLogs?: boolean;
 }
 
 export interface RunningSwitchboard {
@@ -140,7 +142,7 @@ async function load(o: SwitchboardOptions & { logger: Logger; clock: Clock; path
     env: o.env ?? process.env,
   };
   const usage = new UsageService(ctx);
-  usage.start({ scanWithoutCache: o.scanUsageAtStart === true });
+  usage.start({ scanWithoutCache: o.scanUsageAtStart === true, watch: o.watchUsageLogs === true });
   let services: Services;
   let rest: [typeof import('../services/index.js'), typeof import('./server.js')];
   try {

@@ -33,7 +33,7 @@ async function boot(): Promise<void> {
   let running: RunningSwitchboard;
   try {
     // The API listens before any window exists, so the window never loads a dead address.
-    running = await startSwitchboard({ homes: resolveHomes(process.env), port, logger, scanUsageAtStart: true });
+    running = await startSwitchboard({ homes: resolveHomes(process.env), port, logger, scanUsageAtStart: true, watchUsageLogs: true });
   } catch (err) {
     const action = startupFailureAction(err, port);
     if (action.kind === 'open-running') {

@@ -20,7 +20,7 @@ export async function runServe(argv: string[], env: NodeJS.ProcessEnv = process.
   const signals = installStopSignals();
   let app: RunningSwitchboard;
   try {
-    app = await startSwitchboard({ homes: resolveHomes(env), port, logger, env, scanUsageAtStart: true });
+    app = await startSwitchboard({ homes: resolveHomes(env), port, logger, env, scanUsageAtStart: true, watchUsageLogs: true });
   } catch (err) {
     const line = startFailureLine(err, port);
     if (!line) throw err;

@@ -9,23 +9,35 @@ type FileDays = Map<number, DayBucket>;
 /** Windows remembered per file; more than this and the file's are dropped (one refresh rebuilds them). */
 const MAX_WINDOWS_PER_FILE = 8;
 
+/** Files per block of sums (below, "blocks"). */
+const BLOCK_FILES = 512;
+
+interface Block {
+  lists: ReadonlyArray<readonly UsageRecord[]>;
+  days: FileDays;
+}
+
 /**
- * Daily rows summed per file first, then across files in file order. A file's sums are kept for
- * as long as the store keeps the same kept list for it (the store replaces a file's list only when
- * an append changes it), so after a 1 MiB append only that file is added up again instead of every
- * request of gigabytes of logs. Token counts are integers and exact either way; costs are summed
- * per file, then across files, so they can differ from a request-by-request sum in the last bits.
+ * Daily rows summed per file first, then per block of BLOCK_FILES files, then across blocks, in
+ * file order. A file's sums are kept for as long as the store keeps the same kept list for it
+ * (the store replaces a file's list only when an append changes it), and a block's sums for as
+ * long as its files' lists are the same arrays, so after an append only that file and its block
+ * are added up again: with 140 000 files (OpenCode writes one per message) merging every file's
+ * sums was most of a refresh. Token counts are integers and exact either way; costs are summed per
+ * file, per block, then across blocks, so they can differ from a request-by-request sum in the
+ * last bits (up to BLOCK_FILES files, one block: the order of the files themselves).
  */
 export class DailyByFile {
   private readonly byList = new WeakMap<readonly UsageRecord[], Map<string, FileDays>>();
+  /** Per window key, the blocks of the last answer. */
+  private readonly blocks = new Map<string, Block[]>();
 
   daily(groups: readonly (readonly UsageRecord[])[], calendar: ZoneCalendar, window: DayWindow, mode: CostMode = 'calculate'): DailyEntry[] {
     const key = `${calendar.zone}|${window.since}|${window.until}|${mode}`;
     const costOf = costIn(mode);
     const since = window.since ?? -Infinity;
     const until = window.until ?? Infinity;
-    const byDay: FileDays = new Map();
-    for (const records of groups) {
+    const fileDays = (records: readonly UsageRecord[]): FileDays => {
       let windows = this.byList.get(records);
       if (!windows) this.byList.set(records, (windows = new Map()));
       let days = windows.get(key);
@@ -38,8 +50,25 @@ export class DailyByFile {
         }
         windows.set(key, days);
       }
-      mergeDays(byDay, days);
+      return days;
+    };
+    const before = this.blocks.get(key) ?? [];
+    const blocks: Block[] = [];
+    const byDay: FileDays = new Map();
+    for (let at = 0, b = 0; at < groups.length; at += BLOCK_FILES, b++) {
+      const lists = groups.slice(at, at + BLOCK_FILES);
+      const old = before[b];
+      let block = old;
+      if (old === undefined || old.lists.length !== lists.length || old.lists.some((l, i) => l !== lists[i])) {
+        const days: FileDays = new Map();
+        for (const records of lists) mergeDays(days, fileDays(records));
+        block = { lists, days };
+      }
+      blocks.push(block!);
+      mergeDays(byDay, block!.days);
     }
+    if (!this.blocks.has(key) && this.blocks.size >= MAX_WINDOWS_PER_FILE) this.blocks.clear();
+    this.blocks.set(key, blocks);
     return entriesOf(byDay);
   }
 }

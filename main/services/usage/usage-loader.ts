@@ -1,10 +1,13 @@
+import fs from 'node:fs';
 import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../../infra/logger.js';
 import type { Pricing } from './pricing.js';
 import { readsStore, type AgentLoader } from './agents/agent.js';
+import { WatchedDiscovery, type Source } from './watched-discovery.js';
+import type { TreeLook, WatchedTree } from './watched-tree.js';
 import { storeStat } from './agents/store-stat.js';
 import { findStores, findTranscripts, usageRoots, type FoundFile } from './discover.js';
-import { fingerprintMatches, newScratch } from './scan-file.js';
+import { fingerprintMatches, newScratch, type FileRead } from './scan-file.js';
 import type { PoolResult, ScanPool, SizedTask } from './scan-pool.js';
 import { readAll } from './scan-worker.js';
 import type { UsageStore } from './usage-store.js';
@@ -29,6 +32,8 @@ export interface AgentPlaces {
   claude: boolean;
   agents: Array<{ loader: AgentLoader; dirs: string[] }>;
 }
+
+const isTranscript = (file: string) => file.endsWith('.jsonl');
 
 /** A found file with the agent that wrote it (undefined: a Claude Code transcript). */
 type TaggedFile = FoundFile & { agent?: string; flags?: string };
@@ -55,6 +60,11 @@ export interface ScanReport {
   filesRead: number;
   bytesRead: number;
   usedWorkers: boolean;
+  /**
+   * Only the files the directory watches reported were looked at (no walk, no pass over every
+   * file); false after a walk, or when a choosing agent (codex) gained or lost a file.
+   */
+  changesOnly: boolean;
 }
 
 /**
@@ -71,14 +81,15 @@ export class UsageLoader {
    */
   async scan(progress: ScanProgress = newProgress(), signal?: AbortSignal): Promise<ScanReport> {
     let found: TaggedFile[];
+    let gone: string[] | null;
     try {
-      found = await this.discover(this.onFound(progress));
+      ({ found, removed: gone } = await this.discover(this.onFound(progress)));
     } catch (err) {
       await this.o.pool?.close(); // it may have been started early
       throw err;
     }
     signal?.throwIfAborted();
-    const { tasks, removed } = this.plan(found);
+    const { tasks, removed } = this.plan(found, gone);
     const bytes = tasks.reduce((sum, t) => sum + t.bytes, 0);
     progress.filesTotal = tasks.length;
     progress.bytesTotal = bytes;
@@ -91,10 +102,15 @@ export class UsageLoader {
     const result = useWorkers ? await this.readInWorkers(tasks, done, signal) : await readInline(tasks, this.o.pricing, done, signal);
     signal?.throwIfAborted();
     for (const f of result.failed) this.o.logger.warn(`usage: cannot read ${f.path}: ${f.message}`);
-    // Path order whichever thread read what, so sums are added up in the same order every time.
-    result.reads.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    // Path order (the tasks' order) whichever thread read what, so sums are added up in the same
+    // order every time. Put in place by index: a comparison sort of 140 000 paths that arrive
+    // largest file first took over a second (long shared prefixes, profiled at 1 GiB).
+    const at = new Map(tasks.map((t, i) => [t.path, i]));
+    const ordered = new Array<FileRead | undefined>(tasks.length);
+    for (const r of result.reads) ordered[at.get(r.path)!] = r;
+    result.reads = ordered.filter((r): r is FileRead => r !== undefined);
     this.o.store.apply(result.reads, [...removed, ...result.missing.filter((p) => this.o.store.files.has(p))]);
-    return { files: found.length, filesRead: result.reads.length, bytesRead: bytes, usedWorkers: result.usedWorkers };
+    return { files: gone === null ? found.length : this.o.store.files.size, filesRead: result.reads.length, bytesRead: bytes, usedWorkers: result.usedWorkers, changesOnly: gone !== null };
   }
 
   /**
@@ -121,44 +137,140 @@ export class UsageLoader {
   /** Files found per agent id by the last scan (what `GET /api/usage/agents` shows); null before one. */
   lastFound: Map<string, number> | null = null;
 
+  private watched: WatchedDiscovery | null = null;
+
+  /**
+   * From now on, scans learn what changed from directory watches instead of stat'ing every file
+   * (long-running processes: the app, `serve`). The watches are set by `armWatches` after a scan.
+   */
+  watchFiles(): void {
+    this.watched ??= new WatchedDiscovery();
+  }
+
+  /** Sets the watches on the directories the last scan walked, in steps (`pause` between them). */
+  async armWatches(pause: () => Promise<void>): Promise<void> {
+    await this.watched?.arm(pause);
+  }
+
+  closeWatches(): void {
+    this.watched?.close();
+    this.watched = null;
+  }
+
   /**
    * Claude Code's transcripts, then each enabled agent's files below its roots, in path order. A
    * missing agent folder is empty data; one that cannot be listed fails only that agent's part.
+   * With watches (`watchFiles`), only the files in directories that changed are returned, with the
+   * files gone in `removed` (null: `found` is every file, anything else known is gone).
    */
-  private async discover(onFound: (f: FoundFile) => void): Promise<TaggedFile[]> {
+  private async discover(onFound: (f: FoundFile) => void): Promise<{ found: TaggedFile[]; removed: string[] | null }> {
     const places = (await this.o.places?.()) ?? { claude: true, agents: [] };
-    const found: TaggedFile[] = places.claude ? await findTranscripts(usageRoots(this.o.agentDir, this.o.instancesDir), onFound) : [];
-    const counts = new Map<string, number>([['claude', found.length]]);
-    const seen = new Set(found.map((f) => f.path));
-    for (const { loader, dirs } of places.agents) {
+    const agents = places.agents.map(({ loader, dirs }) => ({ loader, dirs, ...splitRoots(loader, dirs) }));
+    const warn = (id: string, err: unknown) => this.o.logger.warn(`usage: cannot list ${id} logs: ${err instanceof Error ? err.message : String(err)}`);
+    if (this.watched !== null) {
+      const sources: Source[] = [
+        ...(places.claude ? [{ key: 'claude', roots: usageRoots(this.o.agentDir, this.o.instancesDir), accept: isTranscript }] : []),
+        ...agents.map(({ loader, roots }) => ({ key: loader.id, roots, accept: loader.accepts, onError: (err: unknown) => warn(loader.id, err) })),
+      ];
+      // Stores and named files (opencode.db, copilot's exporter file) are not below a watched
+      // folder of their own: one stat each on every scan, as the walk does.
+      const extras = agents.map(({ exact }) => findStores(exact));
+      const looks = await this.watched.look(sources);
+      if (looks !== null) {
+        const claude = places.claude ? looks.shift()! : null;
+        const changedOnly = [claude, ...looks].every((l) => l === null || !l.look.full) && !looks.some((l, i) => l.look.membership && agents[i]!.loader.choose !== undefined);
+        if (changedOnly) return this.changes(claude, agents, looks, extras, onFound);
+        const lists = looks.map(({ tree, look }, i) => [...(look.full ? look.files : tree.all()), ...extras[i]!]);
+        const claudeFiles = claude === null ? [] : claude.look.full ? claude.look.files : claude.tree.all();
+        for (const f of claudeFiles) onFound(f);
+        for (const list of lists) for (const f of list) onFound(f);
+        return { found: this.assemble(claudeFiles, agents.map((a, i) => ({ ...a, files: lists[i]! }))), removed: null };
+      }
+    }
+    const claudeFiles = places.claude ? await findTranscripts(usageRoots(this.o.agentDir, this.o.instancesDir), onFound) : [];
+    const lists: FoundFile[][] = [];
+    for (const { loader, roots, exact } of agents) {
       let mine: FoundFile[] = [];
       try {
-        mine = await findTranscripts(dirs.flatMap((d) => loader.roots(d)), onFound, loader.accepts, loader.alsoFileVar !== undefined);
+        mine = await findTranscripts(roots, onFound, loader.accepts);
       } catch (err) {
-        this.o.logger.warn(`usage: cannot list ${loader.id} logs: ${err instanceof Error ? err.message : String(err)}`);
+        warn(loader.id, err);
       }
-      const stores = loader.stores;
-      if (stores !== undefined) mine = [...mine, ...findStores(dirs.flatMap((d) => stores(d)), onFound)];
-      const chosen = loader.choose?.(mine.map((f) => f.path));
+      lists.push([...mine, ...findStores(exact, onFound)]);
+    }
+    return { found: this.assemble(claudeFiles, agents.map((a, i) => ({ ...a, files: lists[i]! }))), removed: null };
+  }
+
+  /** Every file found, tagged with its agent, a file found twice kept for the first source, in path order. */
+  private assemble(claudeFiles: readonly FoundFile[], agents: ReadonlyArray<{ loader: AgentLoader; dirs: string[]; exact: readonly string[]; files: readonly FoundFile[] }>): TaggedFile[] {
+    const found: TaggedFile[] = [...claudeFiles];
+    const counts = new Map<string, number>([['claude', found.length]]);
+    const seen = new Set(found.map((f) => f.path));
+    for (const { loader, dirs, files } of agents) {
+      const chosen = loader.choose?.(files.map((f) => f.path));
       const flags = loader.flags?.(dirs) ?? '';
       let n = 0;
-      for (const f of mine) {
+      for (const f of files) {
         if (seen.has(f.path) || (chosen !== undefined && !chosen.has(f.path))) continue;
         seen.add(f.path);
-        found.push({ ...f, ...(readsStore(loader, f.path) ? storeStat(f.path, f) : {}), agent: loader.id, flags });
+        found.push(this.tag(f, loader, flags));
         n++;
       }
       counts.set(loader.id, n);
     }
     this.lastFound = counts;
+    this.lastExact = new Map(agents.map(({ loader, files, exact }) => [loader.id, new Set(files.filter((f) => exact.includes(f.path)).map((f) => f.path))]));
     return found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 
-  private plan(found: readonly TaggedFile[]): { tasks: SizedTask[]; removed: string[] } {
+  /** Per agent, the stores and named files found by the last scan (a watched scan tells which of them went). */
+  private lastExact = new Map<string, Set<string>>();
+
+
+  /** What the watches saw change: the files to look at again and those gone (no file was added to or removed from a choosing agent). */
+  private changes(
+    claude: { tree: WatchedTree; look: TreeLook } | null,
+    agents: ReadonlyArray<{ loader: AgentLoader; dirs: string[] }>,
+    looks: ReadonlyArray<{ tree: WatchedTree; look: TreeLook }>,
+    extras: ReadonlyArray<readonly FoundFile[]>,
+    onFound: (f: FoundFile) => void,
+  ): { found: TaggedFile[]; removed: string[] } {
+    const found: TaggedFile[] = [];
+    const removed: string[] = [];
+    const counts = new Map(this.lastFound ?? []);
+    if (claude !== null) {
+      for (const f of claude.look.files) found.push(f);
+      removed.push(...claude.look.removed);
+      counts.set('claude', claude.tree.size);
+    }
+    looks.forEach(({ tree, look }, i) => {
+      const { loader, dirs } = agents[i]!;
+      const exact = extras[i]!;
+      const flags = look.files.length > 0 || exact.length > 0 ? (loader.flags?.(dirs) ?? '') : '';
+      for (const f of look.files) found.push(this.tag(f, loader, flags));
+      removed.push(...look.removed);
+      // Every store is handed on (an unchanged one is skipped by its stat); one gone is removed.
+      for (const f of exact) found.push(this.tag(f, loader, flags));
+      const now = new Set(exact.map((f) => f.path));
+      for (const p of this.lastExact.get(loader.id) ?? []) if (!now.has(p)) removed.push(p);
+      this.lastExact.set(loader.id, now);
+      if (loader.choose === undefined) counts.set(loader.id, tree.size);
+    });
+    for (const f of found) onFound(f);
+    this.lastFound = counts;
+    return { found: found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)), removed };
+  }
+
+  private tag(f: FoundFile, loader: AgentLoader, flags: string): TaggedFile {
+    return { ...f, ...(readsStore(loader, f.path) ? storeStat(f.path, f) : {}), agent: loader.id, flags };
+  }
+
+  /** `gone`: the files known to be gone (a watched scan); null: `found` is every file and the rest is gone. */
+  private plan(found: readonly TaggedFile[], gone: readonly string[] | null): { tasks: SizedTask[]; removed: string[] } {
     const tasks: SizedTask[] = [];
     const present = new Set<string>();
     for (const f of found) {
-      present.add(f.path);
+      if (gone === null) present.add(f.path);
       const known = this.o.store.files.get(f.path);
       if (known && known.size === f.size && known.mtimeMs === f.mtimeMs && known.ino === f.ino) continue;
       if (f.agent !== undefined) {
@@ -169,7 +281,7 @@ export class UsageLoader {
       const start = appended ? known.offset : 0;
       tasks.push({ path: f.path, start, bytes: f.size - start });
     }
-    const removed = [...this.o.store.files.keys()].filter((p) => !present.has(p));
+    const removed = gone === null ? [...this.o.store.files.keys()].filter((p) => !present.has(p)) : gone.filter((p) => this.o.store.files.has(p));
     return { tasks, removed };
   }
 
@@ -215,4 +327,24 @@ async function readInline(tasks: readonly SizedTask[], pricing: Pricing, done: P
     else await yieldToLoop();
   }
   return out;
+}
+
+/**
+ * An agent's roots split for discovery: folders to walk or watch, and exact files — its stores
+ * (`stores(dir)`: opencode.db, goose's and hermes's databases, one stat each) and, for a loader
+ * with `alsoFileVar` (copilot), a root that is a file.
+ */
+function splitRoots(loader: AgentLoader, dirs: readonly string[]): { roots: string[]; exact: string[] } {
+  const all = dirs.flatMap((d) => loader.roots(d));
+  const fileRoots = loader.alsoFileVar === undefined ? [] : all.filter((r) => statOrNull(r)?.isFile() === true);
+  const stores = loader.stores;
+  return { roots: all.filter((r) => !fileRoots.includes(r)), exact: [...fileRoots, ...(stores === undefined ? [] : dirs.flatMap((d) => stores(d)))] };
+}
+
+function statOrNull(file: string): fs.Stats | null {
+  try {
+    return fs.statSync(file);
+  } catch {
+    return null;
+  }
 }

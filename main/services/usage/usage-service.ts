@@ -62,6 +62,13 @@ export interface UsageServiceOptions {
 }
 
 export { FRESH_MS, MONTHLY_FRESH_MS, STALE_LIMIT_MS };
+/**
+ * A disk cache write waits this long after the scan that changed the data, and later changes join
+ * it: encoding the whole cache takes tens of milliseconds at a gigabyte of logs, and it would hold
+ * up the reads that follow a refresh (the dashboard reads right after its Refresh). A crash in
+ * between costs the next start an incremental scan of what changed.
+ */
+export const PERSIST_DELAY_MS = 1_000;
 const QUARTER_HOUR_MS = 900_000;
 
 /** The answers `reuse` can speak for. */
@@ -88,6 +95,11 @@ export class UsageService {
   private lastError: string | null = null;
   private loaded: Promise<void> = Promise.resolve();
   private persisting: Promise<void> = Promise.resolve();
+  /** A disk cache write waiting out PERSIST_DELAY_MS (later changes join it); null when none waits. */
+  private persistTimer: { timer: NodeJS.Timeout; write: () => void } | null = null;
+  /** Setting the directory watches after a scan (watch mode); the next scan waits for it. */
+  private arming: Promise<void> = Promise.resolve();
+  private watching = false;
   /** Store version the disk cache holds; a scan that changed nothing is not written again. */
   private persistedVersion = -1;
   private seenAnomalies: Set<string> | null = null;
@@ -126,9 +138,14 @@ export class UsageService {
    * away instead of with the first read, so the app reads the logs while it is still starting up
    * (the desktop app and `serve` do this; a read then shares that scan).
    */
-  start(options: { scanWithoutCache?: boolean } = {}): void {
+  start(options: { scanWithoutCache?: boolean; watch?: boolean } = {}): void {
     if (this.started) return;
     this.started = true;
+    // Long-running processes learn about changed files from directory watches (watched-tree.ts).
+    if (options.watch) {
+      this.watching = true;
+      this.loader.watchFiles();
+    }
     this.stopZoneWatch = this.zones.watch();
     this.loaded = this.loadDiskCache();
     if (options.scanWithoutCache) {
@@ -149,6 +166,9 @@ export class UsageService {
     await this.loaded;
     await this.pool?.close(); // worker reads reject at once; the scan sees the abort, not a fallback
     await this.inflight?.catch(() => undefined);
+    await this.arming;
+    this.loader.closeWatches();
+    this.flushPersist();
     await this.persisting;
     await this.pool?.close();
   }
@@ -237,10 +257,12 @@ export class UsageService {
   async whenIdle(): Promise<void> {
     await this.loaded;
     await this.inflight?.catch(() => undefined);
+    await this.arming;
   }
 
-  /** Resolves when the disk cache holds the latest scan (tests, shutdown). */
+  /** Resolves when the disk cache holds the latest scan (tests, shutdown): a write still waiting starts now. */
   whenPersisted(): Promise<void> {
+    this.flushPersist();
     return this.persisting;
   }
 
@@ -357,6 +379,7 @@ export class UsageService {
    * another process put at the path), with the lastFetch a start will read from it; else null.
    */
   async diskCacheIdentity(): Promise<(FileIdentity & { lastFetch: number }) | null> {
+    this.flushPersist();
     await this.persisting;
     const { version, file, lastFetch } = this.disk;
     if (version !== this.store.version || file === null) return null;
@@ -382,6 +405,7 @@ export class UsageService {
     // Starts on the next turn: a stale read that triggered this answers first.
     const progress = (this.progress = newProgress());
     await yieldToLoop();
+    await this.arming; // the watches are complete before the walk that relies on them
     this.lastReport = await this.loader.scan(progress, this.stopping.signal);
     // Once per start, after a scan that changed nothing: the index a disk-cache start skipped,
     // built in steps so that reads answered meanwhile are not held up.
@@ -390,6 +414,7 @@ export class UsageService {
     this.ctx.events.emit('usage-refreshed', { timestamp: this.lastFetch });
     await this.announceAnomalies();
     this.persist();
+    if (this.watching) this.arming = this.loader.armWatches(() => yieldToLoop()).catch((err) => this.ctx.logger.warn(`usage: cannot watch the logs: ${errorMessage(err)}`));
   }
 
   /** The first scan ever sets the baseline quietly; later scans announce only what is new. */
@@ -420,20 +445,39 @@ export class UsageService {
   private persist(): void {
     if (this.store.version === this.persistedVersion) return;
     this.persistedVersion = this.store.version;
-    const written = this.store.version;
-    const snapshot = {
-      lastFetch: this.lastFetch!,
-      files: [...this.store.files.values()],
-      kept: this.store.keptGroups(),
-      seenAnomalies: [...(this.seenAnomalies ?? [])],
+    if (this.persistTimer !== null) return; // the waiting write takes the latest data when it runs
+    let done!: () => void;
+    const waited = new Promise<void>((resolve) => (done = resolve));
+    const write = () => {
+      if (this.persistTimer?.write === write) {
+        clearTimeout(this.persistTimer.timer);
+        this.persistTimer = null;
+      }
+      done();
     };
+    this.persistTimer = { timer: setTimeout(write, PERSIST_DELAY_MS).unref(), write };
     this.persisting = this.persisting
-      .then(() => yieldToLoop())
-      .then(() => writeCacheFile(this.ctx.paths.usageCache, snapshot, this.identity, this.pricing.tableId))
-      .then((file) => {
-        this.disk = { version: written, lastFetch: snapshot.lastFetch, file };
+      .then(() => waited)
+      .then(() => {
+        // What the store holds now: changes made while the write waited are in it.
+        const written = this.store.version;
+        this.persistedVersion = written;
+        const snapshot = {
+          lastFetch: this.lastFetch!,
+          files: [...this.store.files.values()],
+          kept: this.store.keptGroups(),
+          seenAnomalies: [...(this.seenAnomalies ?? [])],
+        };
+        return writeCacheFile(this.ctx.paths.usageCache, snapshot, this.identity, this.pricing.tableId).then((file) => {
+          this.disk = { version: written, lastFetch: snapshot.lastFetch, file };
+        });
       })
       .catch((err) => this.ctx.logger.warn(`usage: cannot write the disk cache: ${errorMessage(err)}`));
+  }
+
+  /** Starts the waiting disk cache write now (a quit, a caller that needs the file). */
+  private flushPersist(): void {
+    this.persistTimer?.write();
   }
 
   private async loadDiskCache(): Promise<void> {

@@ -40,12 +40,19 @@ export class UsageStore {
   private keptRecords: UsageRecord[] | null = null;
   /** Per file, its requests the index keeps; valid for the current index, absent = recompute. */
   private readonly keptByFile = new Map<string, UsageRecord[]>();
+  /**
+   * The last keptGroups() answer, each file's list at its position in `files`, and the files
+   * whose list may have changed since ('all': build it again). With 140 000 files a pass over
+   * every file's list per refresh cost more than the refresh's own work.
+   */
+  private groups: { lists: UsageRecord[][]; at: Map<string, number>; dirty: Set<string> | 'all' } | null = null;
 
   constructor(private readonly pricing: Pricing) {}
 
   apply(reads: readonly FileRead[], removed: readonly string[]): void {
     if (reads.length === 0 && removed.length === 0) return; // nothing changed: answers stay valid
     let rebuild = removed.length > 0;
+    if (removed.length > 0 || reads.some((r) => !this.files.has(r.path))) this.groupsChanged('all');
     const added: UsageRecord[] = [];
     const touched = new Set<string>();
     for (const path of removed) this.files.delete(path);
@@ -80,6 +87,7 @@ export class UsageStore {
         if (beaten !== null) touched.add(beaten.file);
       }
       for (const path of touched) this.keptByFile.delete(path);
+      this.groupsChanged(touched);
     }
     this.keptRecords = null;
     this.version++;
@@ -93,6 +101,7 @@ export class UsageStore {
   restore(states: readonly FileState[], kept: readonly UsageRecord[][] | null): void {
     this.files.clear();
     this.keptByFile.clear();
+    this.groupsChanged('all');
     this.keptRecords = null;
     for (const s of states) this.files.set(s.path, s);
     if (kept === null) {
@@ -112,6 +121,7 @@ export class UsageStore {
   clear(): void {
     this.files.clear();
     this.keptByFile.clear();
+    this.groupsChanged('all');
     this.index = new DedupIndex();
     this.keptRecords = null;
     this.version++;
@@ -132,16 +142,46 @@ export class UsageStore {
    * or the winner of one of its requests changes, so aggregates can be remembered per list.
    */
   keptGroups(): UsageRecord[][] {
-    const groups: UsageRecord[][] = [];
-    for (const f of this.files.values()) {
-      let mine = this.keptByFile.get(f.path);
-      if (mine === undefined) {
-        mine = keptIn(f, this.index ?? this.rebuildIndex());
-        this.keptByFile.set(f.path, mine);
-      }
-      groups.push(mine);
+    const g = this.groups;
+    if (g !== null && g.dirty !== 'all' && this.index !== null) {
+      for (const path of g.dirty) g.lists[g.at.get(path)!] = this.keptOf(this.files.get(path)!);
+      g.dirty.clear();
+      return g.lists.slice(); // a copy: a disk cache write may still be reading an earlier answer
     }
-    return groups;
+    const lists: UsageRecord[][] = [];
+    const at = new Map<string, number>();
+    for (const f of this.files.values()) {
+      at.set(f.path, lists.length);
+      let mine = this.keptOf(f);
+      // A list equal to the one this file had stays that array (after an index rebuild, say for a
+      // file removed), so sums remembered per list (daily-by-file.ts) stay valid.
+      const i = g?.at.get(f.path);
+      const old = i === undefined ? undefined : g!.lists[i];
+      if (old !== undefined && old !== mine && old.length === mine.length && old.every((r, k) => r === mine[k])) {
+        mine = old;
+        this.keptByFile.set(f.path, old);
+      }
+      lists.push(mine);
+    }
+    this.groups = { lists, at, dirty: new Set() };
+    return lists.slice();
+  }
+
+  private keptOf(f: FileState): UsageRecord[] {
+    let mine = this.keptByFile.get(f.path);
+    if (mine === undefined) {
+      mine = keptIn(f, this.index ?? this.rebuildIndex());
+      this.keptByFile.set(f.path, mine);
+    }
+    return mine;
+  }
+
+  /** Files whose kept list may have changed ('all': files came or went, or every list did). */
+  private groupsChanged(paths: Iterable<string> | 'all'): void {
+    const g = this.groups;
+    if (g === null || g.dirty === 'all') return;
+    if (paths === 'all') g.dirty = 'all';
+    else for (const p of paths) g.dirty.add(p);
   }
 
   /**
@@ -179,6 +219,7 @@ export class UsageStore {
     }
     this.index = index;
     for (const [path, mine] of corrected) this.keptByFile.set(path, mine);
+    this.groupsChanged(new Set(corrected.keys()));
     if (corrected.size > 0) {
       this.keptRecords = null;
       this.version++;
@@ -199,6 +240,7 @@ export class UsageStore {
 
   private rebuildIndex(): DedupIndex {
     this.keptByFile.clear();
+    this.groupsChanged('all');
     const index = new DedupIndex();
     for (const f of this.files.values()) {
       index.addAll(f.records);

@@ -49,4 +49,23 @@ describe('daily rows summed per file', () => {
     // an earlier answer is not changed by a later merge
     expect(byFile.daily([a, b], cal, all)).toEqual(dailyEntries(sliceByWindow([...a, ...b], cal, all)));
   });
+
+  it('with thousands of files, an answer after one file changed re-adds only its block of files', () => {
+    const cal = new ZoneCalendar('UTC');
+    const all = window(null, null);
+    const files = Array.from({ length: 2000 }, (_, i) => [
+      usageRecord({ ts: `2025-11-0${1 + (i % 5)}T10:00:00Z`, model: i % 2 ? SONNET : OPUS, inputTokens: i, outputTokens: 1, cost: (i % 8) / 8, file: `/f${i}.jsonl` }),
+    ]);
+    const byFile = new DailyByFile();
+    byFile.daily(files, cal, all);
+    const changed = [...files];
+    changed[1500] = [...files[1500]!, usageRecord({ ts: '2025-11-06T10:00:00Z', model: OPUS, inputTokens: 5, outputTokens: 5, cost: 0.25, file: '/f1500.jsonl' })];
+    const lookups = vi.spyOn(WeakMap.prototype, 'get');
+    const rows = byFile.daily(changed, cal, all);
+    const perFileLookups = lookups.mock.calls.length;
+    lookups.mockRestore();
+    expect(perFileLookups).toBeLessThanOrEqual(512); // one block's files, not all 2000
+    expect(rows).toEqual(dailyEntries(sliceByWindow(changed.flat(), cal, all)));
+    expect(new DailyByFile().daily(changed, cal, all)).toEqual(rows);
+  });
 });

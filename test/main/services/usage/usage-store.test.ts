@@ -97,4 +97,18 @@ describe('UsageStore after a restore from the disk cache', () => {
     expect(outputs(store)).toEqual(['/a.jsonl:5', '/a.jsonl:1']);
     expect(store.version).toBe(version + 1);
   });
+
+  it('keeps its per-file lists right through appends, new files and removals read in between', () => {
+    const store = new UsageStore(new Pricing());
+    store.apply([read('/a.jsonl', [{ msg: 'm', req: 'r', output: 5 }]), read('/b.jsonl', [{ msg: 'y', req: 'r', output: 2 }])], []);
+    expect(outputs(store)).toEqual(['/a.jsonl:5', '/b.jsonl:2']);
+    store.apply([read('/c.jsonl', [{ msg: 'm', req: 'r', output: 7 }])], []); // a new file beats a's request
+    expect(outputs(store)).toEqual(['/b.jsonl:2', '/c.jsonl:7']);
+    store.apply([], ['/c.jsonl']); // and goes: a's request is kept again
+    expect(outputs(store)).toEqual(['/a.jsonl:5', '/b.jsonl:2']);
+    const b = store.files.get('/b.jsonl')!;
+    store.apply([read('/b.jsonl', [{ msg: 'n', req: 'r', output: 1 }], b.offset)], []);
+    expect(outputs(store)).toEqual(['/a.jsonl:5', '/b.jsonl:2', '/b.jsonl:1']);
+    expect(store.keptGroups().map((g) => g.length)).toEqual([1, 2]);
+  });
 });
