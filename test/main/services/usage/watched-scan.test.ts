@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,9 +37,9 @@ afterEach(async () => {
   await fs.rm(dir, { recursive: true, force: true });
 });
 
-function serviceOn(watch: boolean): UsageService {
+function serviceOn(watch: boolean, env: Record<string, string> = {}): UsageService {
   const paths = createPaths({ configDir: path.join(dir, 'home'), agentDir: path.join(dir, 'claude') });
-  const ctx = { paths, clock: new ManualClock(), logger: silentLogger, events: new AppEvents(), appConfig: new AppConfigStore(paths.appConfig), env: { HOME: path.join(dir, 'nohome'), CODEX_HOME: path.join(dir, 'codex') } };
+  const ctx = { paths, clock: new ManualClock(), logger: silentLogger, events: new AppEvents(), appConfig: new AppConfigStore(paths.appConfig), env: { HOME: path.join(dir, 'nohome'), CODEX_HOME: path.join(dir, 'codex'), ...env } };
   const s = new UsageService(ctx, { pool: null });
   services.push(s);
   s.start({ watch });
@@ -46,8 +47,8 @@ function serviceOn(watch: boolean): UsageService {
 }
 
 /** A watched service past its first scan, its watches armed and the walk after arming done. */
-async function liveService(): Promise<UsageService> {
-  const s = serviceOn(true);
+async function liveService(env: Record<string, string> = {}): Promise<UsageService> {
+  const s = serviceOn(true, env);
   await s.refresh();
   await s.whenIdle();
   await s.refresh();
@@ -139,5 +140,27 @@ describe('the disk cache write after a refresh', () => {
     expect(await inputs(again, 'codex')).toEqual([['2026-01-02', 175]]);
     await again.refresh();
     expect(again.lastScan()).toMatchObject({ filesRead: 0 }); // the cache held both appends
+  });
+});
+
+describe('a watched refresh of a SQLite store (no folder of its own is watched: one stat each look)', () => {
+  const sql = (db: string, text: string) => execFileSync('sqlite3', [db], { input: text, stdio: ['pipe', 'ignore', 'pipe'] });
+  const row = (id: string, input: number) =>
+    `INSERT INTO sessions (id, model_config_json, created_at, input_tokens, output_tokens, total_tokens) VALUES ('${id}', '{"model_name":"gpt-5"}', '2026-01-02 10:00:00', ${input}, 1, ${input + 1});\n`;
+
+  it('sees rows added to a goose store, and the store going away', async () => {
+    const db = path.join(dir, 'goose', 'sessions.db');
+    await fs.mkdir(path.dirname(db), { recursive: true });
+    sql(db, 'CREATE TABLE sessions (id TEXT PRIMARY KEY, model_config_json TEXT, provider_name TEXT, created_at TEXT, total_tokens INTEGER, input_tokens INTEGER, output_tokens INTEGER, accumulated_total_tokens INTEGER, accumulated_input_tokens INTEGER, accumulated_output_tokens INTEGER);\n' + row('a', 100));
+    const s = await liveService({ GOOSE_PATH_ROOT: path.join(dir, 'goose') });
+    expect(await inputs(s, 'goose')).toEqual([['2026-01-02', 100]]);
+    sql(db, row('b', 2000));
+    await s.refresh();
+    expect(s.lastScan()).toMatchObject({ changesOnly: true });
+    expect(await inputs(s, 'goose')).toEqual([['2026-01-02', 2100]]);
+    await fs.rm(db);
+    await s.refresh();
+    expect(s.lastScan()).toMatchObject({ changesOnly: true });
+    expect(await inputs(s, 'goose')).toEqual([]);
   });
 });
