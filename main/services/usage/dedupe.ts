@@ -65,7 +65,7 @@ export function fileWinners(records: readonly UsageRecord[]): UsageRecord[] {
     const current = best.get(r.key);
     if (current === undefined || isPreferred(r, current)) best.set(r.key, r);
   }
-  out.push(...best.values());
+  for (const r of best.values()) out.push(r); // not push(...): a store file can hold 250 000+
   return out;
 }
 

@@ -3,6 +3,7 @@ import { startWorker } from '../../infra/worker-entry.js';
 import { unpackRecords } from './record-pack.js';
 import type { FileRead, ReadTask } from './scan-file.js';
 import type { ScanReply, ScanRequest } from './scan-worker.js';
+import { appendAll } from './append-all.js';
 
 export interface SizedTask extends ReadTask {
   bytes: number;
@@ -121,8 +122,8 @@ function collect(reply: ScanReply, result: PoolResult): void {
     result.reads.push({ ...meta, records: records.slice(at, at + recordCount), tail: records.slice(at + recordCount, at + recordCount + tailCount) });
     at += recordCount + tailCount;
   }
-  result.missing.push(...reply.missing);
-  result.failed.push(...reply.failed);
+  appendAll(result.missing, reply.missing);
+  appendAll(result.failed, reply.failed);
 }
 
 /**

@@ -5,6 +5,7 @@ import { Pricing } from './pricing.js';
 import { packRecords, type PackedRecords } from './record-pack.js';
 import { newScratch, readTranscript, type FileRead, type ReadTask } from './scan-file.js';
 import type { UsageRecord } from './types.js';
+import { appendAll } from './append-all.js';
 
 /** A FileRead without its records, which travel packed beside it. */
 export type FileReadMeta = Omit<FileRead, 'records' | 'tail'> & { recordCount: number; tailCount: number };
@@ -44,19 +45,24 @@ export function readAll(
   return { reads, missing, failed };
 }
 
+/** One reply: the reads' records packed into typed arrays (one store file can hold 250 000+). */
+export function packReply(id: number, reads: readonly FileRead[], missing: string[], failed: ScanReply['failed']): ScanReply {
+  const all: UsageRecord[] = [];
+  const metas = reads.map(({ records, tail, ...meta }) => {
+    appendAll(all, records, tail);
+    return { ...meta, recordCount: records.length, tailCount: tail.length };
+  });
+  return { id, reads: metas, missing, failed, packed: packRecords(all) };
+}
+
 if (parentPort) {
   const port = parentPort;
   const scratch = newScratch(4 << 20);
   const pricing = new Pricing();
   port.on('message', (request: ScanRequest) => {
     const { reads, missing, failed } = readAll(request.tasks, pricing, scratch);
-    const all: UsageRecord[] = [];
-    const metas = reads.map(({ records, tail, ...meta }) => {
-      all.push(...records, ...tail);
-      return { ...meta, recordCount: records.length, tailCount: tail.length };
-    });
-    const packed = packRecords(all);
-    const reply: ScanReply = { id: request.id, reads: metas, missing, failed, packed };
+    const reply = packReply(request.id, reads, missing, failed);
+    const { packed } = reply;
     port.postMessage(reply, [packed.numbers.buffer as ArrayBuffer, packed.refs.buffer as ArrayBuffer, packed.keyLengths.buffer as ArrayBuffer]);
   });
 }

@@ -11,6 +11,7 @@ import { fingerprintMatches, newScratch, type FileRead } from './scan-file.js';
 import type { PoolResult, ScanPool, SizedTask } from './scan-pool.js';
 import { readAll } from './scan-worker.js';
 import type { UsageStore } from './usage-store.js';
+import { appendAll } from './append-all.js';
 
 export interface LoaderOptions {
   agentDir: string;
@@ -240,7 +241,7 @@ export class UsageLoader {
     const counts = new Map(this.lastFound ?? []);
     if (claude !== null) {
       for (const f of claude.look.files) found.push(f);
-      removed.push(...claude.look.removed);
+      appendAll(removed, claude.look.removed);
       counts.set('claude', claude.tree.size);
     }
     looks.forEach(({ tree, look }, i) => {
@@ -248,7 +249,7 @@ export class UsageLoader {
       const exact = extras[i]!;
       const flags = look.files.length > 0 || exact.length > 0 ? (loader.flags?.(dirs) ?? '') : '';
       for (const f of look.files) found.push(this.tag(f, loader, flags));
-      removed.push(...look.removed);
+      appendAll(removed, look.removed);
       // Every store is handed on (an unchanged one is skipped by its stat); one gone is removed.
       for (const f of exact) found.push(this.tag(f, loader, flags));
       const now = new Set(exact.map((f) => f.path));
@@ -319,9 +320,9 @@ async function readInline(tasks: readonly SizedTask[], pricing: Pricing, done: P
   for (const task of tasks) {
     signal?.throwIfAborted();
     const one = readAll([task], pricing, scratch);
-    out.reads.push(...one.reads);
-    out.missing.push(...one.missing);
-    out.failed.push(...one.failed);
+    appendAll(out.reads, one.reads);
+    appendAll(out.missing, one.missing);
+    appendAll(out.failed, one.failed);
     done(1, task.bytes);
     if (delayMs > 0) await sleep(delayMs);
     else await yieldToLoop();

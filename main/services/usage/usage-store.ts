@@ -2,6 +2,7 @@ import { DedupIndex, fileWinners } from './dedupe.js';
 import type { Pricing } from './pricing.js';
 import type { FileRead } from './scan-file.js';
 import type { UsageRecord } from './types.js';
+import { appendAll } from './append-all.js';
 
 /** What is known about one transcript: where the next read starts and the requests it holds. */
 export interface FileState {
@@ -75,7 +76,7 @@ export class UsageStore {
         tailMalformed: read.tailMalformed,
         oversized: (appended ? before.oversized : 0) + read.oversized,
       });
-      added.push(...read.records, ...read.tail);
+      appendAll(added, read.records, read.tail);
       touched.add(read.path);
     }
     if (rebuild || this.index === null) this.rebuildIndex();
