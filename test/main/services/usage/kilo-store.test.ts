@@ -110,6 +110,17 @@ describe('kilo.db', () => {
 });
 
 describe('sqlitePages', () => {
+  it('hands on every row once, in rowid order, across page boundaries', async () => {
+    const { sqlitePages, SQLITE_PAGE_ROWS } = await import('../../../../main/infra/sqlite-pages.js');
+    const many = path.join(dir, 'pages.db');
+    const n = SQLITE_PAGE_ROWS * 2 + 1;
+    execFileSync('sqlite3', [many, `CREATE TABLE t(v INTEGER); WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < ${n}) INSERT INTO t SELECT i FROM c;`]);
+    const seen: number[] = [];
+    sqlitePages(many, 'rowid AS _rowid, v', 't', (row) => seen.push(row.v as number), { command: 'sqlite3', timeoutMs: 30_000, busyMs: 100 });
+    expect(seen).toHaveLength(n);
+    expect(seen.every((v, i) => v === i + 1)).toBe(true);
+  });
+
   it('a missing sqlite3 tool is a plain error, not ENOENT (which would read as a vanished store)', async () => {
     const { sqlitePages } = await import('../../../../main/infra/sqlite-pages.js');
     let caught: unknown;
