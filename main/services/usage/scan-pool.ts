@@ -33,11 +33,18 @@ export class ScanPool {
 
   /** `done` hears of each batch answered: its file count and bytes (progress for the status endpoint). */
   async read(tasks: readonly SizedTask[], done: (files: number, bytes: number) => void = () => undefined): Promise<PoolResult> {
+    const feed = new TaskFeed();
+    feed.add(tasks);
+    feed.end();
+    return this.readFeed(feed, done);
+  }
+
+  /** Reads the tasks of `feed` as they are added, until it is ended and drained. */
+  async readFeed(feed: TaskFeed, done: (files: number, bytes: number) => void = () => undefined): Promise<PoolResult> {
     const workers = this.start();
-    const queue: Queue = { tasks: [...tasks].sort((a, b) => b.bytes - a.bytes), next: 0 };
     const result: PoolResult = { reads: [], missing: [], failed: [] };
     try {
-      await Promise.all(workers.map((w) => this.drain(w, queue, result, done)));
+      await Promise.all(workers.map((w) => this.drain(w, feed, result, done)));
     } finally {
       await this.close();
     }
@@ -64,14 +71,14 @@ export class ScanPool {
     await Promise.all(workers.map((w) => w.terminate()));
   }
 
-  private async drain(worker: Worker, queue: Queue, result: PoolResult, done: (files: number, bytes: number) => void): Promise<void> {
-    let asked = takeBatch(queue);
+  private async drain(worker: Worker, feed: TaskFeed, result: PoolResult, done: (files: number, bytes: number) => void): Promise<void> {
+    let asked = await feed.take();
     let pending = this.askFor(worker, asked);
     while (pending !== null) {
       const reply = await pending;
       done(asked.length, asked.reduce((sum, t) => sum + t.bytes, 0));
       // The worker starts its next batch before this one is unpacked, so it never waits for us.
-      asked = takeBatch(queue);
+      asked = await feed.take();
       pending = this.askFor(worker, asked);
       try {
         collect(reply, result);
@@ -127,23 +134,46 @@ function collect(reply: ScanReply, result: PoolResult): void {
 }
 
 /**
- * The tasks left are those from `next` on. (An index, not `shift()`: shifting a queue of 100 000+
- * small files, as OpenCode's one file per message makes, moved the whole array per file and took
- * more time than reading them.)
+ * Tasks for the workers, added while discovery still walks (a cold scan: the threads read one
+ * agent's files while the next agent's folders are listed) and ended when it is done. Each added
+ * run goes out largest file first. The tasks left are those from `next` on. (An index, not
+ * `shift()`: shifting a queue of 100 000+ small files, as OpenCode's one file per message makes,
+ * moved the whole array per file and took more time than reading them.)
  */
-interface Queue {
-  tasks: SizedTask[];
-  next: number;
-}
+export class TaskFeed {
+  private readonly tasks: SizedTask[] = [];
+  private next = 0;
+  private ended = false;
+  private waiting: Array<() => void> = [];
 
-function takeBatch(queue: Queue): SizedTask[] {
-  const batch: SizedTask[] = [];
-  let bytes = 0;
-  const { tasks } = queue;
-  while (queue.next < tasks.length && batch.length < BATCH_FILES && (batch.length === 0 || bytes + tasks[queue.next]!.bytes <= BATCH_BYTES)) {
-    const task = tasks[queue.next++]!;
-    batch.push(task);
-    bytes += task.bytes;
+  add(tasks: readonly SizedTask[]): void {
+    if (this.ended) throw new Error('tasks added to an ended feed');
+    appendAll(this.tasks, [...tasks].sort((a, b) => b.bytes - a.bytes));
+    this.wake();
   }
-  return batch;
+
+  end(): void {
+    this.ended = true;
+    this.wake();
+  }
+
+  /** The next batch; waits while the feed is empty but not ended; empty once it is ended and drained. */
+  async take(): Promise<SizedTask[]> {
+    while (this.next >= this.tasks.length && !this.ended) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    const batch: SizedTask[] = [];
+    let bytes = 0;
+    const { tasks } = this;
+    while (this.next < tasks.length && batch.length < BATCH_FILES && (batch.length === 0 || bytes + tasks[this.next]!.bytes <= BATCH_BYTES)) {
+      const task = tasks[this.next++]!;
+      batch.push(task);
+      bytes += task.bytes;
+    }
+    return batch;
+  }
+
+  private wake(): void {
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const resolve of waiting) resolve();
+  }
 }

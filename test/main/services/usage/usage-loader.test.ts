@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../../main/infra/logger.js';
 import { Pricing } from '../../../../main/services/usage/pricing.js';
-import type { ScanPool, SizedTask } from '../../../../main/services/usage/scan-pool.js';
+import type { ScanPool, SizedTask, TaskFeed } from '../../../../main/services/usage/scan-pool.js';
 import { readAll } from '../../../../main/services/usage/scan-worker.js';
 import { UsageLoader } from '../../../../main/services/usage/usage-loader.js';
 import { UsageStore } from '../../../../main/services/usage/usage-store.js';
@@ -30,6 +30,15 @@ function fakePool() {
       calls.push(`read ${tasks.length}`);
       return readAll(tasks, pricing);
     },
+    // A cold scan hands the threads its files while discovery walks: 'feed' when it does, then
+    // 'read n' once the feed is ended and every task taken.
+    readFeed: async (feed: TaskFeed) => {
+      calls.push('feed');
+      const tasks: SizedTask[] = [];
+      for (let batch = await feed.take(); batch.length > 0; batch = await feed.take()) tasks.push(...batch);
+      calls.push(`read ${tasks.length}`);
+      return readAll(tasks, pricing);
+    },
   };
   return { pool: pool as unknown as ScanPool, calls };
 }
@@ -48,8 +57,9 @@ describe('UsageLoader and the scan threads', () => {
   it('starts them while discovery walks, as soon as the unread bytes found pass the threshold', async () => {
     const { loader, calls, store } = await setup(['a.jsonl', 'b.jsonl', 'c.jsonl'], 2 * LINE.length);
     expect(await loader.scan()).toMatchObject({ files: 3, filesRead: 3, usedWorkers: true });
-    // asked again for the second and third file found (starting is idempotent), before reading
-    expect(calls).toEqual(['start', 'start', 'read 3']);
+    // asked again for the second and third file found (starting is idempotent); a cold scan hands
+    // them its files from the first start on, while the walk goes on (the third file is found after)
+    expect(calls).toEqual(['start', 'feed', 'start', 'read 3']);
     expect(store.kept()).toHaveLength(1);
   });
 
@@ -70,6 +80,7 @@ describe('UsageLoader and the scan threads', () => {
     await fs.mkdir(path.join(dir, 'instances'), { recursive: true });
     await fs.symlink(path.join(dir, 'instances', 'loop'), path.join(dir, 'instances', 'loop')); // stat: ELOOP
     await expect(loader.scan()).rejects.toThrow(/ELOOP/);
-    expect(calls).toEqual(['start', 'close']);
+    // the feed the threads had is ended with nothing in it, and they are stopped
+    expect(calls.filter((c) => c !== 'read 0')).toEqual(['start', 'feed', 'close']);
   });
 });
