@@ -85,8 +85,8 @@ test('Settings: per-agent on/off switches and folders go to config.yaml and into
   const codex = page.getByLabel('Read Codex CLI usage');
   await expect(codex).toBeChecked(); // absent = on (the server's default)
   await expect(page.getByLabel('Read Amp usage')).not.toBeChecked(); // enabled: false in config.yaml
-  // The SQLite agents have their switch and folders too.
-  for (const name of ['Kilo', 'Goose', 'Hermes Agent']) {
+  // The SQLite and tier-2 agents have their switch and folders too.
+  for (const name of ['Kilo', 'Goose', 'Hermes Agent', 'Kimi CLI', 'Codebuff', 'GitHub Copilot CLI']) {
     await expect(page.getByLabel(`Read ${name} usage`)).toBeChecked();
     await expect(page.getByLabel(`${name} folders`)).toHaveValue('');
   }
@@ -98,6 +98,8 @@ test('Settings: per-agent on/off switches and folders go to config.yaml and into
   await page.getByLabel('Gemini CLI folders').press('Tab');
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByText('Settings saved.')).toBeVisible();
+  // Tall enough for the whole form: a full-page capture of a shorter window moves the fixed sidebar.
+  await page.setViewportSize({ width: 1280, height: 2400 });
   await page.screenshot({ path: 'docs/screenshots/settings-agents.png', fullPage: true });
   await page.request.post(`${app.url}/api/usage/refresh`);
   const after = await apiGet<{ agents: Array<{ id: string; enabled: boolean; dirs: string[]; records: number }> }>(page, '/api/usage/agents');

@@ -23,6 +23,9 @@ const AGENTS: Array<[id: string, name: string, variable: string, where: string]>
   ['kilo', 'Kilo', 'KILO_DATA_DIR', '~/.local/share/kilo'],
   ['goose', 'Goose', 'GOOSE_PATH_ROOT', '~/.local/share/goose/sessions and two more (a folder with sessions.db, or a root with data/sessions/sessions.db)'],
   ['hermes', 'Hermes Agent', 'HERMES_HOME', '~/.hermes'],
+  ['kimi', 'Kimi CLI', 'KIMI_DATA_DIR', '~/.kimi and ~/.kimi-code'],
+  ['codebuff', 'Codebuff', 'CODEBUFF_DATA_DIR', '~/.config/manicode, manicode-dev and manicode-staging'],
+  ['copilot', 'GitHub Copilot CLI', 'COPILOT_HOME', '~/.copilot (plus the file $COPILOT_OTEL_FILE_EXPORTER_PATH names)'],
 ];
 
 const agentFields: ConfigField[] = AGENTS.flatMap(([id, name, variable, where]): ConfigField[] => [
