@@ -285,13 +285,7 @@ function genOpencode(r, o, dir) {
     for (let i = 0; i < r.int(3, o.turns); i++) {
       t += r.int(5, 300) * 1000;
       const id = `msg_${r.id(14)}`;
-      const input = r.int(10, 8_000);
-      const output = r.int(0, 3_000);
-      const reasoning = r.chance(0.4) ? r.int(1, 1_500) : 0;
-      const read = r.chance(0.7) ? r.int(0, 50_000) : 0;
-      const write_ = r.chance(0.3) ? r.int(0, 10_000) : 0;
-      const tokens = { input, output, reasoning, cache: { read, write: write_ } };
-      if (r.chance(0.2)) tokens.total = input + output + reasoning + read + write_ + (r.chance(0.5) ? r.int(1, 200) : 0);
+      const tokens = opencodeTokens(r);
       const cost = r.chance(0.25) ? Math.round(r.next() * 1e6) / 1e7 : 0;
       const msg = { id, sessionID: session, role: 'assistant', modelID, providerID, cost, time: { created: t, completed: t + 900 }, tokens, path: { cwd: '/w/oc', root: '/w/oc' } };
       const file = path.join('storage', 'message', session, `${id}.json`);
@@ -304,6 +298,18 @@ function genOpencode(r, o, dir) {
   }
   for (const [file, msg] of copies) write(path.join(dir, 'b', file), JSON.stringify(msg));
   return written;
+}
+
+/** One OpenCode-shaped `tokens` object (files and Kilo's rows alike): reasoning, cache, and sometimes a total above the parts. */
+function opencodeTokens(r) {
+  const input = r.int(10, 8_000);
+  const output = r.int(0, 3_000);
+  const reasoning = r.chance(0.4) ? r.int(1, 1_500) : 0;
+  const read = r.chance(0.7) ? r.int(0, 50_000) : 0;
+  const write_ = r.chance(0.3) ? r.int(0, 10_000) : 0;
+  const tokens = { input, output, reasoning, cache: { read, write: write_ } };
+  if (r.chance(0.2)) tokens.total = input + output + reasoning + read + write_ + (r.chance(0.5) ? r.int(1, 200) : 0);
+  return tokens;
 }
 
 // ---------------------------------------------------------------- kilo
@@ -322,13 +328,7 @@ function genKilo(r, o, dir) {
     for (let i = 0; i < turns; i++) {
       t += r.int(1, 20) * 1000;
       const id = `msg_${r.id(14)}`;
-      const input = r.int(10, 8_000);
-      const output = r.int(0, 3_000);
-      const reasoning = r.chance(0.4) ? r.int(1, 1_500) : 0;
-      const read = r.chance(0.7) ? r.int(0, 50_000) : 0;
-      const write_ = r.chance(0.3) ? r.int(0, 10_000) : 0;
-      const tokens = { input, output, reasoning, cache: { read, write: write_ } };
-      if (r.chance(0.2)) tokens.total = input + output + reasoning + read + write_ + (r.chance(0.5) ? r.int(1, 200) : 0);
+      const tokens = opencodeTokens(r);
       const msg = { id, role: 'assistant', modelID, providerID, time: { created: t }, tokens };
       if (r.chance(0.5)) msg.sessionID = session;
       if (r.chance(0.8)) msg.cost = r.chance(0.5) ? Math.round(r.next() * 1e6) / 1e7 : 0;
