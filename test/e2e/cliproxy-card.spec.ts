@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { startFakeReleaseFeed } from '../helpers/fake-release-feed.js';
+import { CLIPROXY_ORIGINAL, fakeCliproxyWrapper, startFakeReleaseFeed } from '../helpers/fake-release-feed.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { OFFLINE_CONFIG_YAML } from '../helpers/offline-config.js';
 import { expectAccessible, watchPage } from './fixtures.js';
@@ -11,8 +11,7 @@ import { serve, type Served } from './serve.js';
 // GitHub's release feed serving a fake binary that answers like the real one.
 test.use({ actionTimeout: 15_000 });
 
-const fake = path.resolve('test/fixtures/fake-cliproxy.mjs');
-const runScript = `#!/bin/sh\nexec "${process.execPath}" "${fake}" "$@"\n`;
+const runScript = fakeCliproxyWrapper();
 let tmp: Awaited<ReturnType<typeof makeTempDir>>;
 let feed: Awaited<ReturnType<typeof startFakeReleaseFeed>>;
 let app: Served;
@@ -21,9 +20,7 @@ test.beforeAll(async () => {
   tmp = await makeTempDir('cliproxy-e2e-');
   feed = await startFakeReleaseFeed({
     workDir: tmp.dir,
-    repo: 'router-for-me/CLIProxyAPI',
-    prefix: 'CLIProxyAPI',
-    executable: 'cli-proxy-api',
+    ...CLIPROXY_ORIGINAL,
     releases: [
       // 3 MiB of padding, held after 1.2 MiB: the bar is seen mid-download.
       { version: '6.9.44', script: runScript, padBytes: 3 * 1024 * 1024, pauseAfter: 1_300_000 },

@@ -5,6 +5,18 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import * as tar from 'tar';
 
+/** The two CLIProxyAPI products as their GitHub releases name them (reference accounts.md §9.1). */
+export const CLIPROXY_ORIGINAL = { repo: 'router-for-me/CLIProxyAPI', prefix: 'CLIProxyAPI', executable: 'cli-proxy-api' } as const;
+export const CLIPROXY_PLUS = { repo: 'kaitranntt/CLIProxyAPIPlus', prefix: 'CLIProxyAPIPlus', executable: 'cli-proxy-api-plus' } as const;
+
+/** The fake binary that imitates CLIProxyAPI (management routes, /v1/models, /v1/messages). */
+export const FAKE_CLIPROXY = path.resolve('test/fixtures/fake-cliproxy.mjs');
+
+/** An archive's executable that runs the fake binary; `label` (a comment line) makes each version's archive differ. */
+export function fakeCliproxyWrapper(label?: string): string {
+  return `#!/bin/sh\n${label === undefined ? '' : `# ${label}\n`}exec "${process.execPath}" "${FAKE_CLIPROXY}" "$@"\n`;
+}
+
 export interface FakeRelease {
   version: string;
   /** Script text of the executable inside the archive. */

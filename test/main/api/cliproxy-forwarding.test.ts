@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import YAML from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareProxyHome, startOnHome, tempHome, type HomeApp } from '../../fixtures/proxy-home.js';
-import { startFakeReleaseFeed } from '../../helpers/fake-release-feed.js';
+import { CLIPROXY_ORIGINAL, FAKE_CLIPROXY, startFakeReleaseFeed } from '../../helpers/fake-release-feed.js';
 import { isProcessAlive } from '../../../main/infra/process-alive.js';
 
 /**
@@ -12,12 +12,11 @@ import { isProcessAlive } from '../../../main/infra/process-alive.js';
  * and the fake binary installed from a fake release feed: the lazy start, an update's restart
  * without a failed request, and adoption after an app restart (decisions §4.1, issue 31 point 2).
  */
-const fake = path.resolve('test/fixtures/fake-cliproxy.mjs');
 // A Node script, not a shell wrapper that execs node: the process keeps the installed path in its
 // argv, which adoption checks. 6.9.45 takes 1.5 s before it listens, so an update's restart has a
 // window a request can fall into.
 const runScript = (v: string, delayMs = 0) =>
-  `#!${process.execPath}\n// fake CLIProxyAPI ${v}\nsetTimeout(() => import(${JSON.stringify(pathToFileURL(fake).href)}), ${delayMs});\n`;
+  `#!${process.execPath}\n// fake CLIProxyAPI ${v}\nsetTimeout(() => import(${JSON.stringify(pathToFileURL(FAKE_CLIPROXY).href)}), ${delayMs});\n`;
 
 let dirs: Awaited<ReturnType<typeof tempHome>>;
 let feed: Awaited<ReturnType<typeof startFakeReleaseFeed>>;
@@ -32,9 +31,7 @@ beforeAll(async () => {
   dirs = await tempHome();
   feed = await startFakeReleaseFeed({
     workDir: dirs.root,
-    repo: 'router-for-me/CLIProxyAPI',
-    prefix: 'CLIProxyAPI',
-    executable: 'cli-proxy-api',
+    ...CLIPROXY_ORIGINAL,
     releases: [
       { version: '6.9.40', script: runScript('6.9.40') },
       { version: '6.9.45', script: runScript('6.9.45', 1500) },

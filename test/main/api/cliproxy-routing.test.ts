@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
-import { startFakeReleaseFeed } from '../../helpers/fake-release-feed.js';
+import { CLIPROXY_ORIGINAL, fakeCliproxyWrapper, startFakeReleaseFeed } from '../../helpers/fake-release-feed.js';
 import { makeTempDir } from '../../helpers/temp-dir.js';
 
 /**
@@ -10,15 +10,14 @@ import { makeTempDir } from '../../helpers/temp-dir.js';
  * routing settings when it starts, and a change is written to it while it runs (hot reload, no
  * restart). The fake binary records its start config and each reload it sees.
  */
-const fake = path.resolve('test/fixtures/fake-cliproxy.mjs');
-const runScript = `#!/bin/sh\nexec "${process.execPath}" "${fake}" "$@"\n`;
+const runScript = fakeCliproxyWrapper();
 let tmp: Awaited<ReturnType<typeof makeTempDir>>;
 let feed: Awaited<ReturnType<typeof startFakeReleaseFeed>>;
 let app: TestApp;
 
 beforeAll(async () => {
   tmp = await makeTempDir('cliproxy-routing-');
-  feed = await startFakeReleaseFeed({ workDir: tmp.dir, repo: 'router-for-me/CLIProxyAPI', prefix: 'CLIProxyAPI', executable: 'cli-proxy-api', releases: [{ version: '6.9.45', script: runScript }] });
+  feed = await startFakeReleaseFeed({ workDir: tmp.dir, ...CLIPROXY_ORIGINAL, releases: [{ version: '6.9.45', script: runScript }] });
   app = await startTestApp({
     before: async ({ home }) => {
       await fs.mkdir(home, { recursive: true });

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
-import { startFakeReleaseFeed } from '../../helpers/fake-release-feed.js';
+import { CLIPROXY_ORIGINAL, CLIPROXY_PLUS, fakeCliproxyWrapper, startFakeReleaseFeed } from '../../helpers/fake-release-feed.js';
 import { makeTempDir } from '../../helpers/temp-dir.js';
 import { isProcessAlive } from '../../../main/infra/process-alive.js';
 
@@ -16,16 +16,14 @@ beforeAll(async () => {
   tmp = await makeTempDir('cliproxy-api-');
   feed = await startFakeReleaseFeed({
     workDir: tmp.dir,
-    repo: 'router-for-me/CLIProxyAPI',
-    prefix: 'CLIProxyAPI',
-    executable: 'cli-proxy-api',
+    ...CLIPROXY_ORIGINAL,
     releases: [
       { version: '6.9.40', script: script('6.9.40') },
       { version: '6.9.41', script: script('6.9.41'), badChecksum: true },
       { version: '6.9.45', script: script('6.9.45') },
     ],
     // 6.6.85-0 is on the shipped known-bad list (resources/cliproxy-known-bad.json).
-    extra: [{ repo: 'kaitranntt/CLIProxyAPIPlus', prefix: 'CLIProxyAPIPlus', executable: 'cli-proxy-api-plus', releases: [{ version: '6.6.85-0', script: script('6.6.85-0') }] }],
+    extra: [{ ...CLIPROXY_PLUS, releases: [{ version: '6.6.85-0', script: script('6.6.85-0') }] }],
   });
   app = await startTestApp({
     before: async ({ home }) => {
@@ -129,8 +127,7 @@ describe('managed CLIProxyAPI API', () => {
 });
 
 describe('running the managed binary beside the engine', () => {
-  const fake = path.resolve('test/fixtures/fake-cliproxy.mjs');
-  const runScript = (v: string) => `#!/bin/sh\n# fake CLIProxyAPI ${v}\nexec "${process.execPath}" "${fake}" "$@"\n`;
+  const runScript = (v: string) => fakeCliproxyWrapper(`fake CLIProxyAPI ${v}`);
   let run: Awaited<ReturnType<typeof startFakeReleaseFeed>>;
   let runApp: TestApp;
   let runTmp: Awaited<ReturnType<typeof makeTempDir>>;
@@ -139,9 +136,7 @@ describe('running the managed binary beside the engine', () => {
     runTmp = await makeTempDir('cliproxy-run-');
     run = await startFakeReleaseFeed({
       workDir: runTmp.dir,
-      repo: 'router-for-me/CLIProxyAPI',
-      prefix: 'CLIProxyAPI',
-      executable: 'cli-proxy-api',
+      ...CLIPROXY_ORIGINAL,
       releases: [{ version: '6.9.40', script: runScript('6.9.40') }, { version: '6.9.45', script: runScript('6.9.45') }],
     });
     runApp = await startTestApp({

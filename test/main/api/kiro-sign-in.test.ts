@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
-import { startFakeReleaseFeed } from '../../helpers/fake-release-feed.js';
+import { CLIPROXY_PLUS, fakeCliproxyWrapper, startFakeReleaseFeed } from '../../helpers/fake-release-feed.js';
 import { makeTempDir } from '../../helpers/temp-dir.js';
 
 /**
@@ -10,8 +10,7 @@ import { makeTempDir } from '../../helpers/temp-dir.js';
  * auth-files routes while it runs (issue 31, points 2–3), against the fake CLIProxyAPI installed
  * from a local release feed.
  */
-const fake = path.resolve('test/fixtures/fake-cliproxy.mjs');
-const runScript = `#!/bin/sh\n# fake CLIProxyAPIPlus\nexec "${process.execPath}" "${fake}" "$@"\n`;
+const runScript = fakeCliproxyWrapper('fake CLIProxyAPIPlus');
 let tmp: Awaited<ReturnType<typeof makeTempDir>>;
 let feed: Awaited<ReturnType<typeof startFakeReleaseFeed>>;
 let app: TestApp;
@@ -20,9 +19,7 @@ beforeAll(async () => {
   tmp = await makeTempDir('kiro-sign-in-');
   feed = await startFakeReleaseFeed({
     workDir: tmp.dir,
-    repo: 'kaitranntt/CLIProxyAPIPlus',
-    prefix: 'CLIProxyAPIPlus',
-    executable: 'cli-proxy-api-plus',
+    ...CLIPROXY_PLUS,
     releases: [{ version: '6.9.45-0', script: runScript }],
   });
   app = await startTestApp({

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliproxy } from '../../../main/cli/cliproxy.js';
 import { CliError } from '../../../main/cli/args.js';
-import { startFakeReleaseFeed } from '../../helpers/fake-release-feed.js';
+import { CLIPROXY_ORIGINAL, startFakeReleaseFeed } from '../../helpers/fake-release-feed.js';
 import { makeTempDir } from '../../helpers/temp-dir.js';
 
 const script = (v: string) => `#!/bin/sh\necho "CLIProxyAPI Version: ${v}"\n`;
@@ -15,9 +15,7 @@ beforeAll(async () => {
   tmp = await makeTempDir('cliproxy-cli-');
   feed = await startFakeReleaseFeed({
     workDir: path.join(tmp.dir, 'feed'),
-    repo: 'router-for-me/CLIProxyAPI',
-    prefix: 'CLIProxyAPI',
-    executable: 'cli-proxy-api',
+    ...CLIPROXY_ORIGINAL,
     releases: [
       { version: '6.9.40', script: script('6.9.40') },
       { version: '6.9.41', script: script('6.9.41'), badChecksum: true },

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { assetName, compareVersions } from '../../../../main/services/cliproxy/backends.js';
 import { installCliproxy, InstallError, readInstalled, type InstallProgress } from '../../../../main/services/cliproxy/installer.js';
 import { overrideOrigin } from '../../../../main/infra/origin-overrides.js';
-import { startFakeReleaseFeed } from '../../../helpers/fake-release-feed.js';
+import { CLIPROXY_ORIGINAL, startFakeReleaseFeed } from '../../../helpers/fake-release-feed.js';
 import { makeTempDir } from '../../../helpers/temp-dir.js';
 
 const script = (v: string) => `#!/bin/sh\necho "CLIProxyAPI Version: ${v}"\n`;
@@ -19,9 +19,7 @@ describe('CLIProxyAPI installer (fake release feed)', () => {
     binDir = path.join(tmp.dir, 'proxy', 'bin');
     feed = await startFakeReleaseFeed({
       workDir: path.join(tmp.dir, 'feed'),
-      repo: 'router-for-me/CLIProxyAPI',
-      prefix: 'CLIProxyAPI',
-      executable: 'cli-proxy-api',
+      ...CLIPROXY_ORIGINAL,
       releases: [
         { version: '6.9.40', script: script('6.9.40') },
         { version: '6.9.41', script: script('6.9.41'), badChecksum: true },
