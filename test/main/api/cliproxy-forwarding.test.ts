@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareProxyHome, startOnHome, tempHome, type HomeApp } from '../../fixtures/proxy-home.js';
 import { CLIPROXY_ORIGINAL, FAKE_CLIPROXY, startFakeReleaseFeed } from '../../helpers/fake-release-feed.js';
 import { isProcessAlive } from '../../../main/infra/process-alive.js';
+import { waitFor } from '../../helpers/wait.js';
 
 /**
  * The managed CLIProxyAPI serving kiro/agy traffic end to end with the real app, the real engine
@@ -54,13 +55,8 @@ afterAll(async () => {
   await fs.rm(dirs.root, { recursive: true, force: true });
 });
 
-async function until<T>(probe: () => Promise<T>, ok: (v: T) => boolean, what: string, ms = 15_000): Promise<T> {
-  for (const t0 = Date.now(); ; ) {
-    const v = await probe();
-    if (ok(v)) return v;
-    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+function until<T>(probe: () => Promise<T>, ok: (v: T) => boolean, what: string, ms = 15_000): Promise<T> {
+  return waitFor(probe, ok, { what, ms });
 }
 
 const status = async () => (await app.json('GET', '/api/proxy/cliproxy')).body as { running: boolean; port: number | null; version: string };

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { CLIPROXY_ORIGINAL, fakeCliproxyWrapper, startFakeReleaseFeed } from '../../helpers/fake-release-feed.js';
 import { makeTempDir } from '../../helpers/temp-dir.js';
+import { waitFor } from '../../helpers/wait.js';
 
 /**
  * Issue 31.4, binary side: the managed binary's generated config carries proxy/config.yaml's
@@ -34,14 +35,9 @@ afterAll(async () => {
 
 const logFile = (name: string) => path.join(app.home, 'proxy', 'cliproxy', 'logs', name);
 const readJson = async (name: string) => JSON.parse(await fs.readFile(logFile(name), 'utf8'));
-async function waitFor<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 5_000;
-  for (;;) {
-    const v = await read().catch(() => undefined as T);
-    if (v !== undefined && ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+/** A read that fails (the binary restarting) counts as not yet. */
+function waitForRead<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
+  return waitFor(() => read().catch(() => undefined as T), (v) => v !== undefined && ok(v), { what });
 }
 
 async function setRouting(routing: string): Promise<void> {
@@ -64,7 +60,7 @@ describe('the managed binary follows routing.account_strategy and routing.sessio
   it('a change in proxy/config.yaml reaches the running binary without a restart', async () => {
     const before = await app.json('GET', '/api/proxy/cliproxy');
     await setRouting('  account_strategy: fill-first\n  session_affinity: false\n');
-    const reload = await waitFor(() => readJson('fake-cliproxy-reload.json'), (r) => r.config.routing?.strategy === 'fill-first', 'the binary to reload');
+    const reload = await waitForRead(() => readJson('fake-cliproxy-reload.json'), (r) => r.config.routing?.strategy === 'fill-first', 'the binary to reload');
     expect(reload.config.routing).toEqual({ strategy: 'fill-first', 'session-affinity': false, 'session-affinity-ttl': '1h' });
     expect(reload.config['disable-cooling']).toBe(false);
     // Same process, same port: hot reload, not a restart.
@@ -78,7 +74,7 @@ describe('the managed binary follows routing.account_strategy and routing.sessio
     await setRouting('  account_strategy: round-robin\n  session_affinity: true\n');
     await setRouting('  account_strategy: fill-first\n  session_affinity: true\n');
     expect((await app.json('POST', '/api/proxy/cliproxy/start')).status).toBe(200);
-    const rec = await waitFor(() => readJson('fake-cliproxy-start.json'), (r) => r.config.routing?.strategy === 'fill-first', 'the new start record');
+    const rec = await waitForRead(() => readJson('fake-cliproxy-start.json'), (r) => r.config.routing?.strategy === 'fill-first', 'the new start record');
     expect(rec.config.routing).toEqual({ strategy: 'fill-first', 'session-affinity': true, 'session-affinity-ttl': '1h' });
     await app.json('POST', '/api/proxy/cliproxy/stop');
   });

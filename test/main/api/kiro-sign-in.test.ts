@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { CLIPROXY_PLUS, fakeCliproxyWrapper, startFakeReleaseFeed } from '../../helpers/fake-release-feed.js';
 import { makeTempDir } from '../../helpers/temp-dir.js';
+import { waitFor } from '../../helpers/wait.js';
 
 /**
  * Kiro's sign-in through the managed binary's management routes, and account actions through its
@@ -50,17 +51,11 @@ async function calls(): Promise<Call[]> {
 async function control(route: string, body: unknown = {}): Promise<Response> {
   return fetch(`http://127.0.0.1:${await binaryPort()}/fake/kiro/${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 }
-async function waitFor<T>(probe: () => Promise<T | null | undefined | false>, what: string, ms = 5_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+async function waitForValue<T>(probe: () => Promise<T | null | undefined | false>, what: string, ms = 5_000): Promise<T> {
+  return (await waitFor(probe, Boolean, { what, ms })) as T;
 }
 const settled = (signInId: string) =>
-  waitFor(async () => {
+  waitForValue(async () => {
     const s = await app.json('GET', `/api/accounts/sign-in/${signInId}`);
     return s.body.status !== 'waiting' ? s.body : null;
   }, 'the sign-in to end');
@@ -103,7 +98,7 @@ describe('kiro sign-in through the managed CLIProxyAPI', () => {
 
     // The binary reports the code as {"status":"error","error":"device_code|…"} on every poll: still waiting.
     const state = (await calls()).filter((c) => c.path === 'get-auth-status').at(-1)!.query.state;
-    await waitFor(async () => (await calls()).filter((c) => c.path === 'get-auth-status' && c.query.state === state).length >= 5, 'the sign-in to poll the device code a few times');
+    await waitForValue(async () => (await calls()).filter((c) => c.path === 'get-auth-status' && c.query.state === state).length >= 5, 'the sign-in to poll the device code a few times');
     expect((await app.json('GET', `/api/accounts/sign-in/${start.body.signInId}`)).body).toEqual({ status: 'waiting' });
 
     expect((await control('complete', { email: 'dev@example.com' })).status).toBe(200);
@@ -148,7 +143,7 @@ describe('kiro sign-in through the managed CLIProxyAPI', () => {
     expect(started?.query).toEqual({ is_webui: 'true', method: 'idc', start_url: 'https://my-org.awsapps.com/start', region: 'eu-west-1' });
     const state = (await calls()).filter((c) => c.path === 'get-auth-status').at(-1)!.query.state;
     expect((await app.json('DELETE', `/api/accounts/sign-in/${start.body.signInId}`)).body).toEqual({ status: 'cancelled', error: 'Sign-in cancelled' });
-    await waitFor(async () => (await calls()).some((c) => c.method === 'DELETE' && c.path === 'oauth-session' && c.query.state === state), 'the binary session to be cancelled');
+    await waitForValue(async () => (await calls()).some((c) => c.method === 'DELETE' && c.path === 'oauth-session' && c.query.state === state), 'the binary session to be cancelled');
   });
 
   it("the binary's real error fails the sign-in with its message, before and after the code", async () => {

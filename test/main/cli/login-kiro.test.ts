@@ -7,6 +7,7 @@ import { runLogin } from '../../../main/cli/login.js';
 import { OFFLINE_CONFIG_YAML } from '../../helpers/offline-config.js';
 import { makeTempDir } from '../../helpers/temp-dir.js';
 import { isProcessAlive } from '../../../main/infra/process-alive.js';
+import { waitFor } from '../../helpers/wait.js';
 
 /** `switchboard login kiro` through the fake CLIProxyAPI, placed in proxy/bin as an install would. */
 let dir: string;
@@ -43,13 +44,7 @@ function capture() {
 }
 
 async function until<T>(read: () => Promise<T | undefined> | T | undefined, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error('condition not reached');
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  return (await waitFor(read, (v) => v !== undefined, { ms, pollMs: 20 })) as T;
 }
 
 const alive = isProcessAlive;

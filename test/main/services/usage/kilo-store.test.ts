@@ -9,6 +9,7 @@ import { createPaths } from '../../../../main/infra/paths.js';
 import { AppConfigStore } from '../../../../main/services/app-config/store.js';
 import { AppEvents } from '../../../../main/services/events.js';
 import { UsageService } from '../../../../main/services/usage/usage-service.js';
+import { waitFor } from '../../../helpers/wait.js';
 
 /** Kilo's SQLite store read through the sqlite3 tool: WAL writes, a held write lock, damaged rows. */
 let dir: string;
@@ -44,12 +45,8 @@ function rowCount(): number {
 }
 
 /** Resolves when `check` holds: a condition, not a guessed sleep. */
-async function until(check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error('condition never held');
+async function until(check: () => Promise<boolean> | boolean): Promise<void> {
+  await waitFor(check, Boolean, { pollMs: 10 });
 }
 
 beforeEach(async () => {

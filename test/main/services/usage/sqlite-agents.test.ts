@@ -9,6 +9,7 @@ import { createPaths } from '../../../../main/infra/paths.js';
 import { AppConfigStore } from '../../../../main/services/app-config/store.js';
 import { AppEvents } from '../../../../main/services/events.js';
 import { UsageService } from '../../../../main/services/usage/usage-service.js';
+import { waitFor } from '../../../helpers/wait.js';
 
 /**
  * The SQLite agents read end to end (OpenCode's database, Goose, Hermes): each row of these stores
@@ -35,12 +36,9 @@ async function days(agent: string) {
   return (await service.daily({ tz: 'UTC', agent })).map((d) => ({ date: d.date, input: d.inputTokens, output: d.outputTokens, read: d.cacheReadTokens, write: d.cacheWriteTokens, total: d.agentBreakdown[agent]!.totalTokens, cost: d.cost, models: d.modelsUsed }));
 }
 
+/** Resolves when `check` holds: a condition, not a guessed sleep. */
 async function until(check: () => Promise<boolean> | boolean): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error('condition never held');
+  await waitFor(check, Boolean, { pollMs: 10 });
 }
 
 beforeEach(async () => {

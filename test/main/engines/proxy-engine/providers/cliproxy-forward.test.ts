@@ -5,6 +5,7 @@ import { fakeMessageEvents } from '../../../../fixtures/fake-cliproxy/messages.m
 import { startFakeCliproxy, type FakeCliproxyProcess } from '../../../../fixtures/fake-cliproxy-process.js';
 import { startEngineProcess, type EngineProcess } from '../../../../fixtures/proxy-engine-process.js';
 import { makeTempDir } from '../../../../helpers/temp-dir.js';
+import { waitFor } from '../../../../helpers/wait.js';
 
 /**
  * agy / kiro / gemini accounts in the built-in engine: their models go to the managed CLIProxyAPI
@@ -63,10 +64,7 @@ async function lastLogEntry(): Promise<Record<string, unknown>> {
 }
 
 async function until(cond: () => Promise<boolean>, what: string, ms = 5_000): Promise<void> {
-  for (const t0 = Date.now(); !(await cond()); ) {
-    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await waitFor(cond, Boolean, { what, ms });
 }
 
 describe('forwarding agy, kiro and gemini models to the managed CLIProxyAPI', () => {
