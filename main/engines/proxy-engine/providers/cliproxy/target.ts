@@ -15,8 +15,23 @@ export interface CliproxyTarget {
  * Undefined when the config was never generated (the binary never started) or cannot be read.
  */
 export async function readCliproxyTarget(proxyDir: string): Promise<CliproxyTarget | undefined> {
+  const file = cliproxyConfigFile(proxyDir);
+  // Read per forwarded request: a stat decides whether the YAML must be parsed again.
+  const st = await fs.stat(file, { bigint: true }).catch(() => null);
+  if (st === null) return undefined;
+  const identity = `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}`;
+  const known = lastRead.get(file);
+  if (known?.identity === identity) return known.target;
+  const target = await parseTarget(file);
+  lastRead.set(file, { identity, target });
+  return target;
+}
+
+const lastRead = new Map<string, { identity: string; target: CliproxyTarget | undefined }>();
+
+async function parseTarget(file: string): Promise<CliproxyTarget | undefined> {
   try {
-    const doc: unknown = YAML.parse(await fs.readFile(cliproxyConfigFile(proxyDir), 'utf8'));
+    const doc: unknown = YAML.parse(await fs.readFile(file, 'utf8'));
     if (doc === null || typeof doc !== 'object') return undefined;
     const { port, 'api-keys': keys } = doc as Record<string, unknown>;
     const apiKey = Array.isArray(keys) ? keys[0] : undefined;
