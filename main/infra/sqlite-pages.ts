@@ -14,19 +14,22 @@ export interface SqlitePagesOptions {
   timeoutMs: number;
   /** How long a query waits for an agent's write lock before giving up. */
   busyMs: number;
+  /** A condition on the rows (SQL, ANDed with the paging condition); all rows when absent. */
+  where?: string;
 }
 
 /**
  * Reads rows from a SQLite store with the `sqlite3` command-line tool, read-only, page by page
  * on `rowid` (docs/usage.md, "SQLite stores"). `select` names the columns and must select
  * `rowid AS _rowid` first; `from` is the table (with any WHERE left out). Each page is handed to
- * `onRow` and dropped before the next is read. Throws when the tool is missing, the store is not
+ * `onRow` and dropped before the next is read; `options.where` narrows the rows. Throws when the tool is missing, the store is not
  * a database, the table is absent, or a query outlives `timeoutMs`.
  */
 export function sqlitePages(dbPath: string, select: string, from: string, onRow: (row: Record<string, unknown>) => void, options: SqlitePagesOptions): void {
   let after = -Infinity;
   for (;;) {
-    const where = Number.isFinite(after) ? `WHERE rowid > ${after}` : '';
+    const conditions = [...(options.where === undefined ? [] : [`(${options.where})`]), ...(Number.isFinite(after) ? [`rowid > ${after}`] : [])];
+    const where = conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
     const sql = `SELECT ${select} FROM ${from} ${where} ORDER BY rowid LIMIT ${SQLITE_PAGE_ROWS};`;
     let out: string;
     try {

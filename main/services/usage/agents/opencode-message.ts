@@ -4,13 +4,14 @@ import { count, instant, isObject, text, withLoggedTotal } from './fields.js';
 
 /**
  * One OpenCode-shaped message (OpenCode's files, Kilo's `message.data`); `usesCost` says which
- * recorded costs are taken as the cost (OpenCode: above 0; Kilo: any, 0 included).
+ * recorded costs are taken as the cost (OpenCode: above 0; Kilo: any, 0 included). `at` is the
+ * message's time when the caller has already settled it (OpenCode's v2 rows), else `time.created`.
  */
-export function opencodeMessage(m: Record<string, unknown>, agent: string, filePath: string, usesCost: (cost: number) => boolean): AgentFileRecords {
+export function opencodeMessage(m: Record<string, unknown>, agent: string, filePath: string, usesCost: (cost: number) => boolean, at?: number): AgentFileRecords {
   const id = text(m.id);
   const model = text(m.modelID);
   const provider = text(m.providerID);
-  const ts = instant(isObject(m.time) ? m.time.created : undefined);
+  const ts = at ?? instant(isObject(m.time) ? m.time.created : undefined);
   if (id === null || model === null || provider === null || !isObject(m.tokens) || Number.isNaN(ts)) return { records: [], malformed: 0 };
   const t = m.tokens;
   const cache = isObject(t.cache) ? t.cache : {};

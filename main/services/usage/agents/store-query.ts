@@ -10,9 +10,21 @@ const BUSY_MS = 2_000;
  * database, the table or a column is absent, or the store stays locked: the caller's read of that
  * store fails (logged as a warning), the other agents and stores are unaffected.
  */
-export function storeRows(dbPath: string, select: string, table: string, onRow: (row: Record<string, unknown>) => void): void {
-  const command = process.env.SWITCHBOARD_SQLITE3 || 'sqlite3';
-  sqlitePages(dbPath, select, table, onRow, { command, timeoutMs: QUERY_TIMEOUT_MS, busyMs: BUSY_MS });
+export function storeRows(dbPath: string, select: string, table: string, onRow: (row: Record<string, unknown>) => void, where?: string): void {
+  sqlitePages(dbPath, select, table, onRow, { command: sqliteCommand(), timeoutMs: QUERY_TIMEOUT_MS, busyMs: BUSY_MS, ...(where === undefined ? {} : { where }) });
+}
+
+/** The names of a store's tables (one read of `sqlite_master`), for agents whose stores come in several layouts. */
+export function storeTables(dbPath: string): Set<string> {
+  const names = new Set<string>();
+  storeRows(dbPath, 'rowid AS _rowid, name', 'sqlite_master', (row) => {
+    if (typeof row.name === 'string') names.add(row.name);
+  }, "type = 'table'");
+  return names;
+}
+
+function sqliteCommand(): string {
+  return process.env.SWITCHBOARD_SQLITE3 || 'sqlite3';
 }
 
 /** A column read as SQLite's CAST(… AS INTEGER) gives it: NULL and negatives are 0. */
