@@ -4,8 +4,9 @@
 // ccusage cross-check (test/main/services/usage/cross-check-agents.test.ts) and the bench.
 //
 //   node scripts/gen-agents.mjs --out DIR [--seed 1] [--start 2026-01-01] [--days 12]
-//     [--sessions 6] [--turns 30] [--agents codex,gemini,…] [--quiet]
+//     [--sessions 6] [--turns 30] [--agents codex,gemini,…] [--opencode-v2] [--quiet]
 // --agents writes only those agents (the speed bench's tier-1 corpus); without it, every agent.
+// --opencode-v2 adds OpenCode 2's layout (below); without it the files are as they were before it.
 //
 // Layout written under DIR (each agent's override variable points at its folder):
 //   codex/home/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl   CODEX_HOME=codex/home,codex/exec
@@ -28,6 +29,9 @@
 //   opencode/a/opencode.db, opencode/b/opencode-beta.db|-zeta.db  OpenCode's database beside its files (SQLite)
 //   goose/data/sessions/sessions.db                            GOOSE_PATH_ROOT=goose (SQLite, session totals)
 //   hermes/h1|h2/state.db                                      HERMES_HOME=hermes/h1,hermes/h2 (SQLite, session totals)
+// With --opencode-v2 (OpenCode 2's tables, docs/usage.md "OpenCode 2"):
+//   opencode/a/opencode.db gains session_v2 + session_message     (a 1.x store OpenCode 2 has opened: both layouts)
+//   opencode/c/opencode.db                                      a fresh OpenCode 2 store (no message table); OPENCODE_DATA_DIR adds opencode/c
 //
 // What each agent's files hold, and why (a reader must get every one right):
 // - codex: cumulative totals with per-turn usage; re-emitted identical events (count once); events
@@ -40,6 +44,11 @@
 // - opencode: reasoning tokens, a recorded cost (used when > 0), cache reads and writes, a model
 //   nobody prices, the same message in two roots (counted once);
 // - amp: assistant message usage, and an older thread whose usage ledger takes precedence.
+// - opencode 2 (--opencode-v2): assistant rows among user, model-switched and synthetic ones; the
+//   model as {id, providerID, variant}, sometimes the older modelID/providerID or a model without a
+//   provider (not counted); rows repeating a message of the older table or of the file storage with
+//   other counts (the older table's copy counts; the row beats a file); a row without time.created
+//   (its time_created column counts); a damaged data; session totals in session_v2 (not counted).
 // - kilo: OpenCode-shaped messages in a SQLite `message` table, a recorded cost (0 included) used
 //   as is, sessions only in the session_id column, a damaged data cell, more rows than one page.
 // - kimi: StatusUpdate lines (message ids, re-emitted identical lines counted once, a total above
@@ -74,9 +83,10 @@ function parseArgs(argv) {
     else if (a === '--sessions') o.sessions = Number(next());
     else if (a === '--turns') o.turns = Number(next());
     else if (a === '--quiet') o.quiet = true;
+    else if (a === '--opencode-v2') o.opencodeV2 = true;
     else if (a === '--agents') o.agents = next().split(',');
     else if (a === '--help') {
-      console.log('node scripts/gen-agents.mjs --out DIR [--seed 1] [--start 2026-01-01] [--days 12] [--sessions 6] [--turns 30] [--agents codex,gemini,…] [--quiet]');
+      console.log('node scripts/gen-agents.mjs --out DIR [--seed 1] [--start 2026-01-01] [--days 12] [--sessions 6] [--turns 30] [--agents codex,gemini,…] [--opencode-v2] [--quiet]');
       process.exit(0);
     } else throw new Error(`unknown option ${a}`);
   }
@@ -386,6 +396,7 @@ function genOpencodeDb(r, o, dir, fileMessages) {
   }
   // Messages the file storage has too: the database's counts are the ones that count.
   for (const m of fileMessages.filter(() => r.chance(0.2))) rows.push(message(m.id, m.sessionID, m.time.created, [m.providerID, m.modelID]));
+  const counted = rows.map(([id, session, t]) => ({ id, session, t }));
   rows.push(['msg_broken_db', 'ses_x', 1, 1, '{"tokens": {']);
   rows.push(['msg_user_db', 'ses_x', 1, 1, JSON.stringify({ role: 'user', time: { created: Date.parse(`${o.start}T12:00:00Z`) } })]);
   const schema = 'CREATE TABLE message(id TEXT PRIMARY KEY, session_id TEXT NOT NULL, time_created INTEGER NOT NULL, time_updated INTEGER NOT NULL, data TEXT NOT NULL);';
@@ -398,6 +409,85 @@ function genOpencodeDb(r, o, dir, fileMessages) {
   };
   writeStore(path.join(dir, 'b', 'opencode-beta.db'), schema, 'message', channel(o.turns), 'wal');
   writeStore(path.join(dir, 'b', 'opencode-zeta.db'), schema, 'message', channel(5), 'wal');
+  return counted;
+}
+
+// ---------------------------------------------------------------- opencode 2 (--opencode-v2)
+
+/** OpenCode 2's tables as its migration 20260804233008_loose_psylocke creates them. */
+const OPENCODE_V2_SCHEMA = [
+  'CREATE TABLE IF NOT EXISTS session_v2 (id text PRIMARY KEY, project_id text NOT NULL, workspace_id text, parent_id text, fork_session_id text, fork_boundary text, slug text NOT NULL, directory text NOT NULL, path text, title text, version text NOT NULL, share_url text, summary_additions integer, summary_deletions integer, summary_files integer, summary_diffs text, metadata text, cost real DEFAULT 0 NOT NULL, tokens_input integer DEFAULT 0 NOT NULL, tokens_output integer DEFAULT 0 NOT NULL, tokens_reasoning integer DEFAULT 0 NOT NULL, tokens_cache_read integer DEFAULT 0 NOT NULL, tokens_cache_write integer DEFAULT 0 NOT NULL, revert text, permission text, agent text, model text, time_created integer NOT NULL, time_updated integer NOT NULL, time_compacting integer, time_archived integer, time_suspended integer);',
+  'CREATE TABLE IF NOT EXISTS session_message (id text PRIMARY KEY, session_id text NOT NULL, type text NOT NULL, seq integer NOT NULL, time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);',
+  'CREATE UNIQUE INDEX IF NOT EXISTS session_message_session_seq_idx ON session_message (session_id, seq);',
+].join('\n');
+
+/**
+ * OpenCode 2's messages: sessions in `session_v2` (with totals, which ccusage does not count) and
+ * their messages in `session_message`, an assistant turn's `data` holding model, tokens, cost and
+ * time. Root a's database (already holding `message`) gains both tables, with rows that repeat
+ * messages of its `message` table and of the file storage; root c is a fresh OpenCode 2 store.
+ * Its own seeded generator: the other agents' files stay as they are.
+ */
+function genOpencodeV2(r, o, dir, counted, fileMessages) {
+  const storeA = { sessions: [], messages: [] };
+  const storeC = { sessions: [], messages: [] };
+  const assistant = (model, t, extra = {}) => {
+    const [providerID, id] = model;
+    const data = { agent: 'build', model: { id, providerID, ...(r.chance(0.3) ? { variant: 'high' } : {}) }, content: [], finish: 'stop', tokens: opencodeTokens(r), time: { created: t, completed: t + 800 } };
+    if (r.chance(0.3)) data.cost = Math.round(r.next() * 1e6) / 1e7;
+    else if (r.chance(0.5)) data.cost = 0;
+    return { ...data, ...extra };
+  };
+  const session = (store, directory) => {
+    const id = `ses_v2_${r.id(10)}`;
+    const model = r.pick(OPENCODE_MODELS);
+    let t = sessionStart(r, o);
+    const start = t;
+    let seq = 0;
+    const totals = [0, 0, 0, 0, 0, 0];
+    const push = (type, data, at = t) => store.messages.push([`msg_v2_${r.id(14)}`, id, type, seq++, at, at, JSON.stringify(data)]);
+    push('user', { text: 'go', time: { created: t } });
+    for (let i = 0; i < r.int(3, o.turns); i++) {
+      t += r.int(5, 300) * 1000;
+      const k = r.next();
+      if (k < 0.06) push('model-switched', { model: { id: model[1], providerID: model[0] }, time: { created: t } });
+      else if (k < 0.1) push('synthetic', { sessionID: id, text: 'note', time: { created: t } });
+      else if (k < 0.14) push('user', { text: 'more', time: { created: t } });
+      else {
+        const data = assistant(model, t);
+        if (r.chance(0.05)) delete data.time.created; // its time_created column counts
+        if (r.chance(0.05)) Object.assign(data, { modelID: data.model.id, providerID: data.model.providerID, model: undefined });
+        if (r.chance(0.04)) data.model = { id: data.model?.id ?? 'gpt-5' }; // no provider: not counted
+        if (r.chance(0.04)) delete data.tokens; // an aborted turn: nothing to count
+        push('assistant', data, t + r.int(0, 2) * 1000);
+        const tk = data.tokens ?? { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } };
+        [tk.input, tk.output, tk.reasoning, tk.cache.read, tk.cache.write, data.cost ?? 0].forEach((v, n) => (totals[n] += v));
+      }
+    }
+    store.sessions.push([id, 'prj_1', null, null, null, null, id.slice(-6), directory, null, 'A session', '2.0.14', null, null, null, null, null, null,
+      totals[5], totals[0], totals[1], totals[2], totals[3], totals[4], null, null, 'build', JSON.stringify({ id: model[1], providerID: model[0] }), start, t, null, null, null]);
+    return id;
+  };
+  for (let s = 0; s < Math.ceil(o.sessions / 2); s++) session(storeA, '/w/oc2');
+  for (let s = 0; s < o.sessions; s++) session(storeC, '/w/oc2-fresh');
+  // Messages the older table (root a) and the file storage hold too, with other counts.
+  const sessionA = storeA.sessions[0][0];
+  let seq = 10_000;
+  for (const m of counted.filter(() => r.chance(0.15))) storeA.messages.push([m.id, sessionA, 'assistant', seq++, m.t, m.t, JSON.stringify(assistant(r.pick(OPENCODE_MODELS.slice(0, 4)), m.t))]);
+  const repeated = new Set(storeA.messages.map((m) => m[0]));
+  for (const m of fileMessages.filter((f) => r.chance(0.1) && !repeated.has(f.id))) storeA.messages.push([m.id, sessionA, 'assistant', seq++, m.time.created, m.time.created, JSON.stringify(assistant([m.providerID, m.modelID], m.time.created))]);
+  storeA.messages.push(['msg_v2_broken', sessionA, 'assistant', seq++, 1, 1, '{"tokens": {']);
+  const write_ = (file, store, fresh) => {
+    const sql = [...(fresh ? ['PRAGMA journal_mode=WAL;'] : []), OPENCODE_V2_SCHEMA, 'BEGIN;'];
+    for (const row of store.sessions) sql.push(`INSERT INTO session_v2 VALUES(${row.map(sqlValue).join(',')});`);
+    for (const row of store.messages) sql.push(`INSERT INTO session_message VALUES(${row.map(sqlValue).join(',')});`);
+    sql.push('COMMIT;');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    if (fresh) fs.rmSync(file, { force: true });
+    execFileSync('sqlite3', [file], { input: sql.join('\n'), stdio: ['pipe', 'ignore', 'inherit'] });
+  };
+  write_(path.join(dir, 'a', 'opencode.db'), storeA, false);
+  write_(path.join(dir, 'c', 'opencode.db'), storeC, true);
 }
 
 const SQLITE_AGENT_MODELS = ['claude-sonnet-4-5', 'claude-haiku-4-5', 'claude-opus-4-5'];
@@ -787,13 +877,14 @@ function main() {
   if (on('codebuff')) genCodebuff(rng(o.seed * 7919 + 2), o, path.join(o.out, 'codebuff'));
   if (on('copilot')) genCopilot(rng(o.seed * 7919 + 3), o, path.join(o.out, 'copilot'));
   // Written last, so the agents above keep their files whatever is added here.
-  if (on('opencode')) genOpencodeDb(r, o, path.join(o.out, 'opencode'), opencodeFiles);
+  const opencodeRows = on('opencode') ? genOpencodeDb(r, o, path.join(o.out, 'opencode'), opencodeFiles) : [];
+  if (on('opencode') && o.opencodeV2) genOpencodeV2(rng(o.seed * 7919 + 4), o, path.join(o.out, 'opencode'), opencodeRows, opencodeFiles);
   if (on('goose')) genGoose(r, o, path.join(o.out, 'goose'));
   if (on('hermes')) genHermes(r, o, path.join(o.out, 'hermes'));
   const env = {
     CODEX_HOME: [path.join(o.out, 'codex', 'home'), path.join(o.out, 'codex', 'exec')].join(','),
     GEMINI_DATA_DIR: path.join(o.out, 'gemini'),
-    OPENCODE_DATA_DIR: [path.join(o.out, 'opencode', 'a'), path.join(o.out, 'opencode', 'b')].join(','),
+    OPENCODE_DATA_DIR: [path.join(o.out, 'opencode', 'a'), path.join(o.out, 'opencode', 'b'), ...(o.opencodeV2 ? [path.join(o.out, 'opencode', 'c')] : [])].join(','),
     AMP_DATA_DIR: path.join(o.out, 'amp'),
     QWEN_DATA_DIR: path.join(o.out, 'qwen'),
     PI_AGENT_DIR: path.join(o.out, 'pi'),
