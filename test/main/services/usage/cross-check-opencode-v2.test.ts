@@ -9,6 +9,7 @@ import { silentLogger } from '../../../../main/infra/logger.js';
 import { createPaths } from '../../../../main/infra/paths.js';
 import { AppConfigStore } from '../../../../main/services/app-config/store.js';
 import { AppEvents } from '../../../../main/services/events.js';
+import { ScanPool } from '../../../../main/services/usage/scan-pool.js';
 import { UsageService } from '../../../../main/services/usage/usage-service.js';
 
 /**
@@ -36,6 +37,7 @@ interface TheirDay {
 let dir: string;
 let dataDirs: string;
 let service: UsageService;
+let ctxOf: (configDir: string) => ConstructorParameters<typeof UsageService>[0];
 
 beforeAll(async () => {
   dir = await fs.mkdtemp(path.join(os.tmpdir(), 'switchboard-opencode-v2-oracle-'));
@@ -44,8 +46,11 @@ beforeAll(async () => {
   dataDirs = JSON.parse(await fs.readFile(path.join(corpus, 'gen-agents-manifest.json'), 'utf8')).env.OPENCODE_DATA_DIR;
   const home = path.join(dir, 'empty-home');
   await fs.mkdir(home);
-  const paths = createPaths({ configDir: path.join(dir, 'config'), agentDir: path.join(dir, 'no-claude') });
-  service = new UsageService({ paths, clock: new ManualClock(), logger: silentLogger, events: new AppEvents(), appConfig: new AppConfigStore(paths.appConfig), env: { HOME: home, OPENCODE_DATA_DIR: dataDirs } }, { pool: null });
+  ctxOf = (configDir) => {
+    const paths = createPaths({ configDir: path.join(dir, configDir), agentDir: path.join(dir, 'no-claude') });
+    return { paths, clock: new ManualClock(), logger: silentLogger, events: new AppEvents(), appConfig: new AppConfigStore(paths.appConfig), env: { HOME: home, OPENCODE_DATA_DIR: dataDirs } };
+  };
+  service = new UsageService(ctxOf('config'), { pool: null });
   service.start();
 }, 60_000);
 
@@ -83,5 +88,19 @@ describe.each(['UTC', 'Asia/Tokyo'])('OpenCode 2 against ccusage 20.0.24 (%s)', 
     theirs.forEach((day, i) => {
       expect(relative(ours[i]!.cost, day.totalCost), `${day.date}: ours ${ours[i]!.cost}, ccusage ${day.totalCost}`).toBeLessThan(1e-9);
     });
+  });
+});
+
+describe('scan workers', () => {
+  it('read the OpenCode 2 stores as the main thread does', async () => {
+    const pooled = new UsageService(ctxOf('config-pool'), { pool: new ScanPool(2), workerThresholdBytes: 0 });
+    pooled.start();
+    try {
+      const ours = await pooled.daily({ tz: 'UTC' });
+      expect(pooled.lastScan()).toMatchObject({ usedWorkers: true });
+      expect(ours).toEqual(await service.daily({ tz: 'UTC' }));
+    } finally {
+      await pooled.stop();
+    }
   });
 });
