@@ -94,7 +94,7 @@ export async function runUsage(argv: string[], env: NodeJS.ProcessEnv = process.
   const logger = createLogger((env.SWITCHBOARD_LOG_LEVEL as LogLevel | undefined) ?? 'error');
   const ctx = { paths, clock: clock ?? systemClock, logger, events: new AppEvents(), appConfig: new AppConfigStore(paths.appConfig), env };
   const service = new UsageService(ctx);
-  service.start();
+  service.start({ announceAnomalies: false });
   try {
     // A cache past the fresh minute is brought up to date first: a CLI has no "later" in which
     // a background refresh could land.

@@ -17,7 +17,8 @@ export interface CacheHead {
   sources: CacheIdentity;
   prices: string;
   lastFetch: number;
-  seenAnomalies: string[];
+  /** null: no baseline yet (a cache only the terminal wrote); the app's next scan sets one quietly. */
+  seenAnomalies: string[] | null;
   count: number;
   /** How the keys are stored: UTF-8, or UTF-16 when a key holds a lone surrogate UTF-8 cannot carry. */
   keys: KeyEncoding;
@@ -32,7 +33,7 @@ export function checkHead(h: unknown): CacheHead | null {
   const { sources, prices, lastFetch, seenAnomalies, count, keys, files } = h;
   if (typeof sources.agentDir !== 'string' || typeof sources.instancesDir !== 'string' || typeof prices !== 'string') return null;
   if (keys !== 'utf8' && keys !== 'utf16le') return null;
-  if (!isCount(lastFetch) || !isStringArray(seenAnomalies) || !isCount(count) || !Array.isArray(files)) return null;
+  if (!isCount(lastFetch) || !(seenAnomalies === null || isStringArray(seenAnomalies)) || !isCount(count) || !Array.isArray(files)) return null;
   let total = 0;
   for (const row of files) {
     if (!isRow(row)) return null;

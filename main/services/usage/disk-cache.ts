@@ -18,7 +18,8 @@ export interface CacheSnapshot {
    * null after reading when costs must be computed again (another price table).
    */
   kept: UsageRecord[][] | null;
-  seenAnomalies: string[];
+  /** null: no anomaly baseline set yet (usage-service.ts). */
+  seenAnomalies: string[] | null;
 }
 
 export type { CacheIdentity };

@@ -39,12 +39,15 @@ export class ScanPool {
     return this.readFeed(feed, done);
   }
 
-  /** Reads the tasks of `feed` as they are added, until it is ended and drained. */
-  async readFeed(feed: TaskFeed, done: (files: number, bytes: number) => void = () => undefined): Promise<PoolResult> {
+  /**
+   * Reads the tasks of `feed` as they are added, until it is ended and drained. With `onReads`,
+   * each answer's reads go there as it arrives (the result's `reads` stays empty).
+   */
+  async readFeed(feed: TaskFeed, done: (files: number, bytes: number) => void = () => undefined, onReads?: (reads: FileRead[]) => void): Promise<PoolResult> {
     const workers = this.start();
     const result: PoolResult = { reads: [], missing: [], failed: [] };
     try {
-      await Promise.all(workers.map((w) => this.drain(w, feed, result, done)));
+      await Promise.all(workers.map((w) => this.drain(w, feed, result, done, onReads)));
     } finally {
       await this.close();
     }
@@ -71,7 +74,7 @@ export class ScanPool {
     await Promise.all(workers.map((w) => w.terminate()));
   }
 
-  private async drain(worker: Worker, feed: TaskFeed, result: PoolResult, done: (files: number, bytes: number) => void): Promise<void> {
+  private async drain(worker: Worker, feed: TaskFeed, result: PoolResult, done: (files: number, bytes: number) => void, onReads?: (reads: FileRead[]) => void): Promise<void> {
     let asked = await feed.take();
     let pending = this.askFor(worker, asked);
     while (pending !== null) {
@@ -82,6 +85,7 @@ export class ScanPool {
       pending = this.askFor(worker, asked);
       try {
         collect(reply, result);
+        if (onReads !== undefined) onReads(result.reads.splice(0));
       } catch (err) {
         pending?.catch(() => undefined); // rejected when the pool closes; this error is the one to report
         throw err;

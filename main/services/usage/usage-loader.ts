@@ -12,6 +12,7 @@ import { TaskFeed, type PoolResult, type ScanPool, type SizedTask } from './scan
 import { readAll } from './scan-worker.js';
 import type { UsageStore } from './usage-store.js';
 import { appendAll } from './append-all.js';
+import { ColdStage } from './cold-stage.js';
 
 export interface LoaderOptions {
   agentDir: string;
@@ -110,6 +111,12 @@ export class UsageLoader {
     const result = useWorkers ? await this.readInWorkers(tasks, done, signal, early ?? undefined) : await readInline(tasks, this.o.pricing, done, signal);
     signal?.throwIfAborted();
     for (const f of result.failed) this.o.logger.warn(`usage: cannot read ${f.path}: ${f.message}`);
+    if (result.usedWorkers && early?.reading != null) {
+      // The threads' reads were staged as they came (the store is empty: nothing to remove).
+      early.stage.add(result.reads);
+      this.o.store.adopt(early.stage, tasks.map((t) => t.path));
+      return { files: found.length, filesRead: early.stage.states.size, bytesRead: bytes, usedWorkers: true, changesOnly: false };
+    }
     // Path order (the tasks' order) whichever thread read what, so sums are added up in the same
     // order every time. Put in place by index: a comparison sort of 140 000 paths that arrive
     // largest file first took over a second (long shared prefixes, profiled at 1 GiB).
@@ -158,16 +165,18 @@ export class UsageLoader {
     const held: SizedTask[] = [];
     const early: EarlyReads = {
       feed,
+      stage: new ColdStage(),
       reading: null,
       done: { files: 0, bytes: 0 },
       begin: () => {
         if (early.reading !== null) return;
-        early.reading = pool.readFeed(feed, (files, bytes) => {
+        const progressed = (files: number, bytes: number) => {
           early.done.files += files;
           early.done.bytes += bytes;
           progress.filesDone += files;
           progress.bytesDone += bytes;
-        });
+        };
+        early.reading = pool.readFeed(feed, progressed, (reads) => early.stage.add(reads));
         early.reading.catch(() => undefined); // awaited (or given up on) by scan()
         feed.add(held.splice(0));
       },
@@ -373,6 +382,8 @@ type ReadResult = PoolResult & { usedWorkers: boolean };
 /** A cold scan's reads started during discovery (`earlyReads`). */
 interface EarlyReads {
   feed: TaskFeed;
+  /** The files read so far, staged for the store (adopted when the scan completes). */
+  stage: ColdStage;
   /** The threads' reading, once enough bytes were found to start them. */
   reading: Promise<PoolResult> | null;
   done: { files: number; bytes: number };

@@ -102,7 +102,9 @@ export class UsageService {
   private watching = false;
   /** Store version the disk cache holds; a scan that changed nothing is not written again. */
   private persistedVersion = -1;
+  /** Anomalies already announced (or the quiet first baseline); null: none set yet. */
   private seenAnomalies: Set<string> | null = null;
+  private announcing = true;
   /** Store version and lastFetch the disk cache file holds (written or restored); -1: unknown. */
   private disk: { version: number; lastFetch: number; file: FileIdentity | null } = { version: -1, lastFetch: 0, file: null };
   private stamp = { version: -1, epoch: -1, text: '' };
@@ -136,11 +138,15 @@ export class UsageService {
    * Loads the disk cache in the background; reads wait for it. Once per service (later calls do
    * nothing). `scanWithoutCache`: when there is no usable disk cache, the first scan starts right
    * away instead of with the first read, so the app reads the logs while it is still starting up
-   * (the desktop app and `serve` do this; a read then shares that scan).
+   * (the desktop app and `serve` do this; a read then shares that scan). `announceAnomalies:
+   * false` (the terminal, which has nobody to tell) skips the check after each scan: it sums the
+   * whole history (half a second at 1 GiB of logs), and the disk cache keeps the last baseline,
+   * or none, so the app's next scan sets one quietly.
    */
-  start(options: { scanWithoutCache?: boolean; watch?: boolean } = {}): void {
+  start(options: { scanWithoutCache?: boolean; watch?: boolean; announceAnomalies?: boolean } = {}): void {
     if (this.started) return;
     this.started = true;
+    this.announcing = options.announceAnomalies !== false;
     // Long-running processes learn about changed files from directory watches (watched-tree.ts).
     if (options.watch) {
       this.watching = true;
@@ -406,13 +412,15 @@ export class UsageService {
     const progress = (this.progress = newProgress());
     await yieldToLoop();
     await this.arming; // the watches are complete before the walk that relies on them
+    // A disk cache the terminal wrote has no baseline: what it holds was never announced, nor new.
+    if (this.announcing && this.seenAnomalies === null && this.store.files.size > 0) await this.announceAnomalies();
     this.lastReport = await this.loader.scan(progress, this.stopping.signal);
     // Once per start, after a scan that changed nothing: the index a disk-cache start skipped,
     // built in steps so that reads answered meanwhile are not held up.
     await this.store.warmIndex(() => yieldToLoop());
     this.lastFetch = this.ctx.clock.now();
     this.ctx.events.emit('usage-refreshed', { timestamp: this.lastFetch });
-    await this.announceAnomalies();
+    if (this.announcing) await this.announceAnomalies();
     this.persist();
     if (this.watching) this.arming = this.loader.armWatches(() => yieldToLoop()).catch((err) => this.ctx.logger.warn(`usage: cannot watch the logs: ${errorMessage(err)}`));
   }
@@ -466,7 +474,7 @@ export class UsageService {
           lastFetch: this.lastFetch!,
           files: [...this.store.files.values()],
           kept: this.store.keptGroups(),
-          seenAnomalies: [...(this.seenAnomalies ?? [])],
+          seenAnomalies: this.seenAnomalies === null ? null : [...this.seenAnomalies],
         };
         return writeCacheFile(this.ctx.paths.usageCache, snapshot, this.identity, this.pricing.tableId).then((file) => {
           this.disk = { version: written, lastFetch: snapshot.lastFetch, file };
@@ -493,7 +501,7 @@ export class UsageService {
       this.persistedVersion = this.store.version;
       this.disk = { version: this.store.version, lastFetch: snapshot.lastFetch, file: read.file };
       this.lastFetch = snapshot.lastFetch;
-      this.seenAnomalies = new Set(snapshot.seenAnomalies);
+      this.seenAnomalies = snapshot.seenAnomalies === null ? null : new Set(snapshot.seenAnomalies);
     } catch (err) {
       this.ctx.logger.warn(`usage: cannot read the disk cache: ${errorMessage(err)}`);
     }

@@ -1,3 +1,4 @@
+import type { ColdStage } from './cold-stage.js';
 import { DedupIndex, fileWinners } from './dedupe.js';
 import type { Pricing } from './pricing.js';
 import type { FileRead } from './scan-file.js';
@@ -63,19 +64,7 @@ export class UsageStore {
       // A file read again whole only needs the index rebuilt when its old requests were in it: an
       // agent file (agents/agent-file.ts, read whole on every change) without keys is just replaced.
       if (before && (before.tail.length > 0 || (!appended && before.records.some((r) => r.key !== null)))) rebuild = true;
-      this.files.set(read.path, {
-        path: read.path,
-        size: read.size,
-        mtimeMs: read.mtimeMs,
-        ino: read.ino,
-        offset: read.offset,
-        fingerprint: read.fingerprint,
-        records: appended ? fileWinners([...before.records, ...read.records]) : read.records,
-        tail: read.tail,
-        malformed: (appended ? before.malformed : 0) + read.malformed,
-        tailMalformed: read.tailMalformed,
-        oversized: (appended ? before.oversized : 0) + read.oversized,
-      });
+      this.files.set(read.path, appended ? appendedState(before, read) : newFileState(read));
       appendAll(added, read.records, read.tail);
       touched.add(read.path);
     }
@@ -90,6 +79,26 @@ export class UsageStore {
       for (const path of touched) this.keptByFile.delete(path);
       this.groupsChanged(touched);
     }
+    this.keptRecords = null;
+    this.version++;
+  }
+
+  /**
+   * Takes a cold scan's files (cold-stage.ts) into this empty store, in the order of `paths` (path
+   * order, as apply() would have them); paths without a state (a file gone before it was read) are
+   * skipped. The stage's index decides which requests are kept.
+   */
+  adopt(stage: ColdStage, paths: readonly string[]): void {
+    if (this.files.size > 0) throw new Error('a cold scan is adopted only into an empty store');
+    if (stage.states.size === 0) return; // nothing was read: answers stay valid
+    for (const path of paths) {
+      const state = stage.states.get(path);
+      if (state !== undefined) this.files.set(path, state);
+    }
+    if (this.files.size !== stage.states.size) throw new Error('a cold scan read files it was not asked for');
+    this.index = stage.index;
+    this.keptByFile.clear();
+    this.groupsChanged('all');
     this.keptRecords = null;
     this.version++;
   }
@@ -252,8 +261,41 @@ export class UsageStore {
   }
 }
 
-/** The requests of one file that the index keeps, in file order. */
+/** A file's state after its first (or a whole) read. */
+export function newFileState(read: FileRead): FileState {
+  return {
+    path: read.path,
+    size: read.size,
+    mtimeMs: read.mtimeMs,
+    ino: read.ino,
+    offset: read.offset,
+    fingerprint: read.fingerprint,
+    records: read.records,
+    tail: read.tail,
+    malformed: read.malformed,
+    tailMalformed: read.tailMalformed,
+    oversized: read.oversized,
+  };
+}
+
+/** A file's state after `read` appended to it (read from its last offset). */
+function appendedState(before: FileState, read: FileRead): FileState {
+  return {
+    ...newFileState(read),
+    records: fileWinners([...before.records, ...read.records]),
+    malformed: before.malformed + read.malformed,
+    oversized: before.oversized + read.oversized,
+  };
+}
+
+/**
+ * The requests of one file that the index keeps, in file order: the file's own records array when
+ * it keeps them all and has no tail (every request of most agents' files, which have no keys), so
+ * a million requests are not copied into lists of their own. Neither array is ever changed in
+ * place (an append makes a new records array), so sharing it is safe.
+ */
 function keptIn(f: FileState, index: DedupIndex): UsageRecord[] {
+  if (f.tail.length === 0 && f.records.every((r) => index.keeps(r))) return f.records;
   const mine: UsageRecord[] = [];
   for (const r of f.records) if (index.keeps(r)) mine.push(r);
   for (const r of f.tail) if (index.keeps(r)) mine.push(r);

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../../main/infra/logger.js';
 import { Pricing } from '../../../../main/services/usage/pricing.js';
 import type { ScanPool, SizedTask, TaskFeed } from '../../../../main/services/usage/scan-pool.js';
+import type { FileRead } from '../../../../main/services/usage/scan-file.js';
 import { readAll } from '../../../../main/services/usage/scan-worker.js';
 import { UsageLoader } from '../../../../main/services/usage/usage-loader.js';
 import { UsageStore } from '../../../../main/services/usage/usage-store.js';
@@ -32,12 +33,21 @@ function fakePool() {
     },
     // A cold scan hands the threads its files while discovery walks: 'feed' when it does, then
     // 'read n' once the feed is ended and every task taken.
-    readFeed: async (feed: TaskFeed) => {
+    // Each batch's reads go to `onReads` as they are read, as the real pool does.
+    readFeed: async (feed: TaskFeed, _done: unknown, onReads?: (reads: FileRead[]) => void) => {
       calls.push('feed');
-      const tasks: SizedTask[] = [];
-      for (let batch = await feed.take(); batch.length > 0; batch = await feed.take()) tasks.push(...batch);
-      calls.push(`read ${tasks.length}`);
-      return readAll(tasks, pricing);
+      let n = 0;
+      const result: ReturnType<typeof readAll> = { reads: [], missing: [], failed: [] };
+      for (let batch = await feed.take(); batch.length > 0; batch = await feed.take()) {
+        n += batch.length;
+        const one = readAll(batch, pricing);
+        result.missing.push(...one.missing);
+        result.failed.push(...one.failed);
+        if (onReads) onReads(one.reads);
+        else result.reads.push(...one.reads);
+      }
+      calls.push(`read ${n}`);
+      return result;
     },
   };
   return { pool: pool as unknown as ScanPool, calls };
@@ -73,6 +83,48 @@ describe('UsageLoader and the scan threads', () => {
     const small = await setup(['a.jsonl'], 2 * LINE.length, 'small');
     expect(await small.loader.scan()).toMatchObject({ filesRead: 1, usedWorkers: false });
     expect(small.calls).not.toContain('start');
+  });
+
+  it('stages a cold scan as the threads answer and puts it in the store only when it is complete, in path order', async () => {
+    const agentDir = path.join(dir, 'staged');
+    const project = path.join(agentDir, 'projects', 'p');
+    await fs.mkdir(project, { recursive: true });
+    // The same request in two files (the larger copy wins wherever it is read), plus one per file.
+    const write = (name: string, lines: string[]) => fs.writeFile(path.join(project, name), lines.map((l) => `${l}\n`).join(''));
+    await write('a.jsonl', [assistantLine({ msg: 'dup', req: 'dup', output: 2 }), assistantLine({ msg: 'a', req: 'a', output: 1 })]);
+    await write('b.jsonl', [assistantLine({ msg: 'dup', req: 'dup', output: 9 }), assistantLine({ msg: 'b', req: 'b', output: 3 }), assistantLine({ msg: 'b2', req: 'b2', output: 4 })]);
+    await write('c.jsonl', [assistantLine({ msg: 'c', req: 'c', output: 5 })]);
+    const store = new UsageStore(pricing);
+    const storeSizes: number[] = [];
+    const { pool } = fakePool();
+    const readFeed = pool.readFeed.bind(pool);
+    // Answers arrive as the threads finish them, largest file first: check the store stays empty meanwhile.
+    pool.readFeed = (feed, done, onReads) => readFeed(feed, done, (reads) => {
+      storeSizes.push(store.files.size);
+      onReads!([...reads].reverse());
+    });
+    const loader = new UsageLoader({ agentDir, instancesDir: path.join(dir, 'none'), store, pricing, logger: silentLogger, pool, workerThresholdBytes: 1 });
+    expect(await loader.scan()).toMatchObject({ files: 3, filesRead: 3, usedWorkers: true });
+    expect(storeSizes.length).toBeGreaterThan(0);
+    expect(storeSizes.every((n) => n === 0)).toBe(true);
+    expect([...store.files.keys()].map((f) => path.basename(f))).toEqual(['a.jsonl', 'b.jsonl', 'c.jsonl']);
+
+    // The same answer as a scan read in this thread, record for record.
+    const inline = new UsageStore(pricing);
+    await new UsageLoader({ agentDir, instancesDir: path.join(dir, 'none'), store: inline, pricing, logger: silentLogger, pool: null, workerThresholdBytes: 1 }).scan();
+    const outputs = (s: UsageStore) => s.kept().map((r) => [path.basename(r.file), r.key, r.outputTokens]);
+    expect(outputs(store)).toEqual(outputs(inline));
+    expect(outputs(store)).toEqual([
+      ['a.jsonl', 'a\u0000a', 1],
+      ['b.jsonl', 'dup\u0000dup', 9],
+      ['b.jsonl', 'b\u0000b', 3],
+      ['b.jsonl', 'b2\u0000b2', 4],
+      ['c.jsonl', 'c\u0000c', 5],
+    ]);
+    // An append after it merges into the staged index.
+    await fs.appendFile(path.join(project, 'c.jsonl'), `${assistantLine({ msg: 'dup', req: 'dup', output: 20 })}\n`);
+    await loader.scan();
+    expect(outputs(store).filter(([, key]) => key === 'dup\u0000dup')).toEqual([['c.jsonl', 'dup\u0000dup', 20]]);
   });
 
   it('stops threads it started early when discovery then fails', async () => {

@@ -1,11 +1,12 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CacheHead } from '../../../../main/services/usage/cache-head.js';
 import { decodeCacheFile, parseCache, serializeCache } from '../../../../main/services/usage/disk-cache.js';
 import { FRESH_MS, MONTHLY_FRESH_MS, STALE_LIMIT_MS, UsageService } from '../../../../main/services/usage/usage-service.js';
 import { UsageUnavailableError } from '../../../../main/services/usage/usage-errors.js';
+import { UsageViews } from '../../../../main/services/usage/usage-views.js';
 import { assistantLine } from '../../../fixtures/usage/lines.js';
 import { usageHarness, type UsageHarness } from '../../../fixtures/usage/service.js';
 
@@ -283,6 +284,51 @@ describe('events', () => {
     h.clock.advance(FRESH_MS);
     await inputOf();
     await h.service.whenIdle();
+    expect(h.events.anomalies.map((a) => [a.type, a.date])).toEqual([
+      ['cost_spike', '2026-01-08'],
+      ['high_input', '2026-01-08'],
+    ]);
+  });
+});
+
+describe('anomalies and the terminal', () => {
+  const ratioDay = assistantLine({ msg: 'a', req: 'a', input: 20_000, output: 100, ts: '2026-01-05T10:00:00.000Z' });
+  const plainDay = assistantLine({ msg: 'c', req: 'c', input: 20_000, output: 1000, ts: '2026-01-06T10:00:00.000Z' });
+  const spikeDay = assistantLine({ msg: 'b', req: 'b', input: 11_000_000, output: 1_000_000, ts: '2026-01-08T10:00:00.000Z' });
+
+  it('a service that announces nothing (the CLI) never sums the history for it and leaves the cache without a baseline', async () => {
+    h = await usageHarness();
+    await h.service.stop();
+    await h.append('p/s.jsonl', [ratioDay, plainDay]);
+    const insights = vi.spyOn(UsageViews.prototype, 'insights');
+    try {
+      const cli = new UsageService(h.ctx, { pool: null });
+      cli.start({ announceAnomalies: false });
+      expect((await cli.summary(UTC)).inputTokens).toBe(40_000);
+      await cli.stop();
+      expect(insights).not.toHaveBeenCalled();
+    } finally {
+      insights.mockRestore();
+    }
+    const decoded = decodeCacheFile(await fs.readFile(h.ctx.paths.usageCache));
+    expect((decoded!.head as CacheHead).seenAnomalies).toBeNull();
+  });
+
+  it('the app starting from such a cache takes what it holds as the baseline, then announces only what is new', async () => {
+    h = await usageHarness();
+    await h.service.stop();
+    await h.append('p/s.jsonl', [ratioDay, plainDay]);
+    const cli = new UsageService(h.ctx, { pool: null });
+    cli.start({ announceAnomalies: false });
+    await cli.summary(UTC);
+    await cli.stop();
+    const app = h.restart();
+    expect((await app.summary(UTC)).inputTokens).toBe(40_000); // from the disk cache, fresh
+    await h.append('p/s.jsonl', [spikeDay]);
+    h.clock.advance(FRESH_MS);
+    await app.summary(UTC);
+    await app.whenIdle();
+    expect((await app.summary(UTC)).inputTokens).toBe(11_040_000);
     expect(h.events.anomalies.map((a) => [a.type, a.date])).toEqual([
       ['cost_spike', '2026-01-08'],
       ['high_input', '2026-01-08'],

@@ -112,3 +112,23 @@ describe('UsageStore after a restore from the disk cache', () => {
     expect(store.keptGroups().map((g) => g.length)).toEqual([1, 2]);
   });
 });
+
+describe('UsageStore kept lists', () => {
+  it("a file that keeps every request shares its records array as its kept list; one that loses a request gets its own", () => {
+    const store = new UsageStore(new Pricing());
+    const a = read('/a.jsonl', [{ msg: null, output: 1 }, { msg: null, output: 2 }]); // no keys: always kept
+    const b = read('/b.jsonl', [{ msg: 'm', req: 'r', output: 5 }]);
+    const c = read('/c.jsonl', [{ msg: 'm', req: 'r', output: 1 }, { msg: 'n', req: 'r', output: 3 }]);
+    store.apply([a, b, c], []);
+    const [ka, kb, kc] = store.keptGroups();
+    expect(ka).toBe(store.files.get('/a.jsonl')!.records);
+    expect(kb).toBe(store.files.get('/b.jsonl')!.records);
+    expect(kc).not.toBe(store.files.get('/c.jsonl')!.records);
+    expect(kc!.map((r) => r.outputTokens)).toEqual([3]);
+    // an append gives the file a new records array; the shared one is never changed in place
+    const before = [...ka!];
+    store.apply([read('/a.jsonl', [{ msg: null, output: 7 }], a.offset)], []);
+    expect(ka).toEqual(before);
+    expect(store.keptGroups()[0]!.map((r) => r.outputTokens)).toEqual([1, 2, 7]);
+  });
+});
