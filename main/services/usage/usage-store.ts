@@ -19,6 +19,8 @@ export interface FileState {
   tailMalformed: number;
   /** Lines over the scanner's bound, skipped (scan-file.ts). */
   oversized: number;
+  /** The key of the flags an agent file was read with (agent-flags.ts); '' for none (every Claude transcript). */
+  flagsKey: string;
 }
 
 /** Requests indexed between two pauses of warmIndex(): a few milliseconds of work. */
@@ -75,6 +77,7 @@ export class UsageStore {
         malformed: (appended ? before.malformed : 0) + read.malformed,
         tailMalformed: read.tailMalformed,
         oversized: (appended ? before.oversized : 0) + read.oversized,
+        flagsKey: read.flagsKey ?? '',
       });
       appendAll(added, read.records, read.tail);
       touched.add(read.path);
