@@ -312,7 +312,7 @@ export class UsageLoader {
       const { loader, dirs } = agents[i]!;
       const exact = extras[i]!;
       const { flags, changed } = this.flagState.watched(loader, dirs, look.files.length > 0 || look.removed.length > 0 || exact.length > 0);
-      for (const f of look.files) found.push(this.tag(f, loader, flags));
+      for (const f of chosenOf(loader, tree, look.files, this.o.store)) found.push(this.tag(f, loader, flags));
       // Flags changed: the agent's other files are planned too; those read with other flags are read again.
       if (changed) for (const f of othersOf(loader, tree, look)) found.push(this.tag(f, loader, flags));
       appendAll(removed, look.removed);
@@ -410,6 +410,18 @@ class Picked {
 /** The task plan() makes of a file when nothing has been read (a cold scan): the whole file. */
 function coldTask(f: TaggedFile): SizedTask {
   return f.agent !== undefined ? { path: f.path, start: 0, bytes: f.size, agent: f.agent, flags: f.flags, flagsKey: f.flagsKey } : { path: f.path, start: 0, bytes: f.size };
+}
+
+/**
+ * The changed files a choosing agent still counts. No file came or went (else the scan is not
+ * changes-only), so the last choice stands: a changed file the store does not hold (codex's
+ * archived copy of a live session) was left out by it, and the choice is made again over every
+ * known file (from memory) only then.
+ */
+function chosenOf(loader: AgentLoader, tree: WatchedTree, files: FoundFile[], store: UsageStore): FoundFile[] {
+  if (loader.choose === undefined || files.every((f) => store.files.has(f.path))) return files;
+  const chosen = loader.choose(tree.all().map((f) => f.path));
+  return files.filter((f) => chosen.has(f.path));
 }
 
 /** An agent's files the look did not report (a chooser's choice applied: codex's archived copies stay out). */

@@ -166,3 +166,18 @@ describe('a restart from the disk cache after a loader’s flags changed', () =>
     expect(await again.daily({ tz: 'UTC' })).toEqual(await coldAnswer());
   });
 });
+
+describe('a watched refresh of a choosing agent', () => {
+  it('codex: a change to an archived copy of a live session does not count it (the choice stands)', async () => {
+    const live = p('codex', 'sessions', '2026', '01', '02', 'rollout-a.jsonl');
+    const archived = p('codex', 'archived_sessions', '2026', '01', '02', 'rollout-a.jsonl');
+    await write(archived, await fs.readFile(live, 'utf8'));
+    const s = await liveService();
+    expect(await inputs(s, 'codex')).toEqual([['2026-01-02', 1000]]);
+    await fs.appendFile(archived, jsonl([codexTurn('2026-01-02T11:00:00.000Z', 5)]));
+    await s.refresh();
+    expect(s.lastScan()).toMatchObject({ changesOnly: true });
+    expect(await inputs(s, 'codex')).toEqual([['2026-01-02', 1000]]);
+    expect(await s.daily({ tz: 'UTC', agent: 'codex' })).toEqual(await coldAnswer('codex'));
+  });
+});
