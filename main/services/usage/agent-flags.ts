@@ -8,7 +8,7 @@ const MAX_KEYS = 32;
 /**
  * Each agent's scan flags (agents/agent.ts `flags`: codex's service tier, kimi's config.json
  * model, copilot's last shutdown per session and model), and what a file's state remembers of the
- * flags it was read with (`key`). The rule (docs/usage.md, "Incremental scan"): a file whose key
+ * flags it was read with (`key`). The rule (docs/usage.md, "The flags rule"): a file whose key
  * differs from the one it was read with is read again, even when its size and mtime did not move.
  * A walk reads the flags afresh; a watched refresh reads them again only when the watches saw a
  * change below the agent's roots or one of its `flagInputs` changed its stat, so an idle refresh
