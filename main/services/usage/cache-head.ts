@@ -9,9 +9,10 @@ export interface CacheIdentity {
 
 /**
  * path, size, mtimeMs, ino, offset, fingerprint, malformed, tailMalformed, records, tail records,
- * string table, oversized lines (absent in caches written before it was counted: 0).
+ * string table, oversized lines (absent in caches written before it was counted: 0), the key of
+ * the flags an agent file was read with (agent-flags.ts; absent: '', none).
  */
-export type FileRow = [string, number, number, number, number, string, number, number, number, number, string[], number?];
+export type FileRow = [string, number, number, number, number, string, number, number, number, number, string[], number?, string?];
 
 export interface CacheHead {
   sources: CacheIdentity;
@@ -45,7 +46,8 @@ export function checkHead(h: unknown): CacheHead | null {
 function isRow(row: unknown): row is FileRow {
   return (
     Array.isArray(row) &&
-    (row.length === 11 || (row.length === 12 && isCount(row[11]))) &&
+    (row.length === 11 || (row.length >= 12 && row.length <= 13 && isCount(row[11]))) &&
+    (row.length < 13 || typeof row[12] === 'string') &&
     typeof row[0] === 'string' &&
     [row[1], row[2], row[3], row[4]].every(Number.isFinite) &&
     typeof row[5] === 'string' &&

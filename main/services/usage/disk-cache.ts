@@ -41,7 +41,9 @@ export function serializeCache(snapshot: CacheSnapshot, identity: CacheIdentity,
   const packer = new RecordPacker(count);
   const files = snapshot.files.map((f, i): FileRow => {
     packFile(packer, f, snapshot.kept![i]!);
-    return [f.path, f.size, f.mtimeMs, f.ino, f.offset, f.fingerprint, f.malformed, f.tailMalformed, f.records.length, f.tail.length, packer.takeStrings(), f.oversized];
+    const row: FileRow = [f.path, f.size, f.mtimeMs, f.ino, f.offset, f.fingerprint, f.malformed, f.tailMalformed, f.records.length, f.tail.length, packer.takeStrings(), f.oversized];
+    if (f.flagsKey) row.push(f.flagsKey); // agent files read with flags only: the head stays as small for the rest
+    return row;
   });
   const keyText = packer.keyText();
   const keys = keyEncoding(keyText);
@@ -110,7 +112,7 @@ function restoreFiles(head: CacheHead, data: Buffer, keepFlags: boolean): CacheS
   });
   const files: FileState[] = [];
   const kept: UsageRecord[][] = [];
-  for (const [path, size, mtimeMs, ino, offset, fingerprint, malformed, tailMalformed, recordCount, tailCount, strings, oversized = 0] of head.files) {
+  for (const [path, size, mtimeMs, ino, offset, fingerprint, malformed, tailMalformed, recordCount, tailCount, strings, oversized = 0, flagsKey = ''] of head.files) {
     // The table's copy of the path becomes `path` itself, so the check below compares pointers.
     const own = strings.indexOf(path);
     if (own !== -1) strings[own] = path;
@@ -127,7 +129,7 @@ function restoreFiles(head: CacheHead, data: Buffer, keepFlags: boolean): CacheS
     };
     const records = take(recordCount);
     const tail = take(tailCount);
-    files.push({ path, size, mtimeMs, ino, offset, fingerprint, records, tail, malformed, tailMalformed, oversized });
+    files.push({ path, size, mtimeMs, ino, offset, fingerprint, records, tail, malformed, tailMalformed, oversized, flagsKey });
     kept.push(mine);
   }
   if (!reader.done) throw new Error('more records than the files claim');

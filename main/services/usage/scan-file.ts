@@ -26,6 +26,8 @@ export interface FileRead {
   oversized: number;
   /** Digest of the file's first and last bytes before `offset`, to tell an append from a rewrite. */
   fingerprint: string;
+  /** An agent file: the key of the flags it was read with (agent-flags.ts), set by the loader. */
+  flagsKey?: string;
 }
 
 export interface ReadTask {

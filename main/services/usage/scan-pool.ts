@@ -7,6 +7,8 @@ import { appendAll } from './append-all.js';
 
 export interface SizedTask extends ReadTask {
   bytes: number;
+  /** What the file's state keeps of `flags` (agent-flags.ts); stays in this thread. */
+  flagsKey?: string;
 }
 
 export interface PoolResult {

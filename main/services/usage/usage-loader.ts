@@ -13,6 +13,7 @@ import { readAll } from './scan-worker.js';
 import type { UsageStore } from './usage-store.js';
 import { appendAll } from './append-all.js';
 import { ColdStage } from './cold-stage.js';
+import { AgentFlags } from './agent-flags.js';
 
 export interface LoaderOptions {
   agentDir: string;
@@ -37,8 +38,8 @@ export interface AgentPlaces {
 
 const isTranscript = (file: string) => file.endsWith('.jsonl');
 
-/** A found file with the agent that wrote it (undefined: a Claude Code transcript). */
-type TaggedFile = FoundFile & { agent?: string; flags?: string };
+/** A found file with the agent that wrote it (undefined: a Claude Code transcript), its flags and their key (agent-flags.ts). */
+type TaggedFile = FoundFile & { agent?: string; flags?: string; flagsKey?: string };
 
 /** How far a running scan is: files and bytes read of those it has to read (totals grow during discovery). */
 export interface ScanProgress {
@@ -114,6 +115,10 @@ export class UsageLoader {
     if (result.usedWorkers && early?.reading != null) {
       // The threads' reads were staged as they came (the store is empty: nothing to remove).
       early.stage.add(result.reads);
+      for (const t of tasks) {
+        const state = t.flagsKey === undefined ? undefined : early.stage.states.get(t.path);
+        if (state !== undefined) state.flagsKey = t.flagsKey!; // the flags it was read with, for the next plan()
+      }
       this.o.store.adopt(early.stage, tasks.map((t) => t.path));
       return { files: found.length, filesRead: early.stage.states.size, bytesRead: bytes, usedWorkers: true, changesOnly: false };
     }
@@ -122,7 +127,12 @@ export class UsageLoader {
     // largest file first took over a second (long shared prefixes, profiled at 1 GiB).
     const at = new Map(tasks.map((t, i) => [t.path, i]));
     const ordered = new Array<FileRead | undefined>(tasks.length);
-    for (const r of result.reads) ordered[at.get(r.path)!] = r;
+    for (const r of result.reads) {
+      const i = at.get(r.path)!;
+      ordered[i] = r;
+      const key = tasks[i]!.flagsKey;
+      if (key !== undefined) r.flagsKey = key; // the flags it was read with, for the next plan()
+    }
     result.reads = ordered.filter((r): r is FileRead => r !== undefined);
     this.o.store.apply(result.reads, [...removed, ...result.missing.filter((p) => this.o.store.files.has(p))]);
     return { files: gone === null ? found.length : this.o.store.files.size, filesRead: result.reads.length, bytesRead: bytes, usedWorkers: result.usedWorkers, changesOnly: gone !== null };
@@ -193,6 +203,9 @@ export class UsageLoader {
   lastFound: Map<string, number> | null = null;
 
   private watched: WatchedDiscovery | null = null;
+
+  /** Each agent's scan flags, and the key a file keeps of them. */
+  private readonly flagState = new AgentFlags();
 
   /**
    * From now on, scans learn what changed from directory watches instead of stat'ing every file
@@ -269,7 +282,7 @@ export class UsageLoader {
   /** One agent's files added to `picked` (a file an earlier source has is skipped); returns those it took, tagged. */
   private pick(picked: Picked, { loader, dirs, exact, files }: AgentFiles): TaggedFile[] {
     const chosen = loader.choose?.(files.map((f) => f.path));
-    const flags = loader.flags?.(dirs) ?? '';
+    const flags = this.flagState.read(loader, dirs);
     const mine: TaggedFile[] = [];
     for (const f of files) {
       if (picked.seen.has(f.path) || (chosen !== undefined && !chosen.has(f.path))) continue;
@@ -311,8 +324,10 @@ export class UsageLoader {
     looks.forEach(({ tree, look }, i) => {
       const { loader, dirs } = agents[i]!;
       const exact = extras[i]!;
-      const flags = look.files.length > 0 || exact.length > 0 ? (loader.flags?.(dirs) ?? '') : '';
-      for (const f of look.files) found.push(this.tag(f, loader, flags));
+      const { flags, changed } = this.flagState.watched(loader, dirs, look.files.length > 0 || look.removed.length > 0 || exact.length > 0);
+      for (const f of chosenOf(loader, tree, look.files, this.o.store)) found.push(this.tag(f, loader, flags));
+      // Flags changed: the agent's other files are planned too; those read with other flags are read again.
+      if (changed) for (const f of othersOf(loader, tree, look)) found.push(this.tag(f, loader, flags));
       appendAll(removed, look.removed);
       // Every store is handed on (an unchanged one is skipped by its stat); one gone is removed.
       for (const f of exact) found.push(this.tag(f, loader, flags));
@@ -327,7 +342,7 @@ export class UsageLoader {
   }
 
   private tag(f: FoundFile, loader: AgentLoader, flags: string): TaggedFile {
-    return { ...f, ...(readsStore(loader, f.path) ? storeStat(f.path, f) : {}), agent: loader.id, flags };
+    return { ...f, ...(readsStore(loader, f.path) ? storeStat(f.path, f) : {}), agent: loader.id, flags, flagsKey: this.flagState.key(loader, f.path, flags) };
   }
 
   /** `gone`: the files known to be gone (a watched scan); null: `found` is every file and the rest is gone. */
@@ -337,9 +352,10 @@ export class UsageLoader {
     for (const f of found) {
       if (gone === null) present.add(f.path);
       const known = this.o.store.files.get(f.path);
-      if (known && known.size === f.size && known.mtimeMs === f.mtimeMs && known.ino === f.ino) continue;
+      const sameFlags = f.agent === undefined || (known?.flagsKey ?? '') === f.flagsKey;
+      if (known && known.size === f.size && known.mtimeMs === f.mtimeMs && known.ino === f.ino && sameFlags) continue;
       if (f.agent !== undefined) {
-        tasks.push({ path: f.path, start: 0, bytes: f.size, agent: f.agent, flags: f.flags });
+        tasks.push({ path: f.path, start: 0, bytes: f.size, agent: f.agent, flags: f.flags, flagsKey: f.flagsKey });
         continue; // read whole on any change (agents/agent-file.ts)
       }
       const appended = known !== undefined && known.ino === f.ino && f.size >= known.size && fingerprintMatches(f.path, known.offset, known.fingerprint);
@@ -408,7 +424,27 @@ class Picked {
 
 /** The task plan() makes of a file when nothing has been read (a cold scan): the whole file. */
 function coldTask(f: TaggedFile): SizedTask {
-  return f.agent !== undefined ? { path: f.path, start: 0, bytes: f.size, agent: f.agent, flags: f.flags } : { path: f.path, start: 0, bytes: f.size };
+  return f.agent !== undefined ? { path: f.path, start: 0, bytes: f.size, agent: f.agent, flags: f.flags, flagsKey: f.flagsKey } : { path: f.path, start: 0, bytes: f.size };
+}
+
+/**
+ * The changed files a choosing agent still counts. No file came or went (else the scan is not
+ * changes-only), so the last choice stands: a changed file the store does not hold (codex's
+ * archived copy of a live session) was left out by it, and the choice is made again over every
+ * known file (from memory) only then.
+ */
+function chosenOf(loader: AgentLoader, tree: WatchedTree, files: FoundFile[], store: UsageStore): FoundFile[] {
+  if (loader.choose === undefined || files.every((f) => store.files.has(f.path))) return files;
+  const chosen = loader.choose(tree.all().map((f) => f.path));
+  return files.filter((f) => chosen.has(f.path));
+}
+
+/** An agent's files the look did not report (a chooser's choice applied: codex's archived copies stay out). */
+function othersOf(loader: AgentLoader, tree: WatchedTree, look: TreeLook): FoundFile[] {
+  const listed = new Set(look.files.map((f) => f.path));
+  const all = tree.all();
+  const chosen = loader.choose?.(all.map((f) => f.path));
+  return all.filter((f) => !listed.has(f.path) && (chosen === undefined || chosen.has(f.path)));
 }
 type Progressed = (files: number, bytes: number) => void;
 

@@ -20,6 +20,8 @@ export interface FileState {
   tailMalformed: number;
   /** Lines over the scanner's bound, skipped (scan-file.ts). */
   oversized: number;
+  /** The key of the flags an agent file was read with (agent-flags.ts); '' for none (every Claude transcript). */
+  flagsKey: string;
 }
 
 /** Requests indexed between two pauses of warmIndex(): a few milliseconds of work. */
@@ -275,6 +277,7 @@ export function newFileState(read: FileRead): FileState {
     malformed: read.malformed,
     tailMalformed: read.tailMalformed,
     oversized: read.oversized,
+    flagsKey: read.flagsKey ?? '',
   };
 }
 

@@ -40,8 +40,19 @@ export interface AgentLoader {
   accepts(file: string): boolean;
   /** Drops files the agent does not count (codex: an archived copy of a live session). */
   choose?(files: readonly string[]): Set<string>;
-  /** Options read once per scan from the agent's dirs (codex: `service_tier` in config.toml). */
+  /**
+   * Options read once per scan from the agent's dirs (codex: `service_tier` in config.toml). When
+   * they change, the files read with other flags are read again (agent-flags.ts).
+   */
   flags?(dirs: readonly string[]): string;
+  /**
+   * The files `flags` reads that are not below the agent's roots (config.json, config.toml): a
+   * watched refresh stats them (nothing watches them). Files below the roots (copilot's
+   * session-state) are seen by the watches. Default: none.
+   */
+  flagInputs?(dirs: readonly string[]): string[];
+  /** The part of a scan's flags that reading `file` depends on (kimi: its root's model); default: all of them. */
+  flagsOf?(file: string, flags: string): string;
   read(file: AgentFile): AgentFileRecords;
   /** A SQLite store, read with the sqlite3 tool instead of as text (kilo); `read` is then unused. */
   readStore?(file: { path: string; mtimeMs: number }): AgentFileRecords;

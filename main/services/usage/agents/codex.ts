@@ -48,6 +48,7 @@ export const codex: AgentLoader = {
     }
     return '';
   },
+  flagInputs: (dirs) => dirs.map((dir) => path.join(dir, 'config.toml')),
   read: readCodex,
 };
 

@@ -32,6 +32,11 @@ export const copilot: AgentLoader = {
     }
     return JSON.stringify({ shutdowns: last });
   },
+  /**
+   * Only OTel rows are left to session-state: a session-state file reads the same whatever the
+   * shutdowns. (No `flagInputs`: the shutdowns come from below its watched roots.)
+   */
+  flagsOf: (file, flags) => (isEventsFile(file) ? '' : flags),
   read: (file) => (isEventsFile(file.path) ? readCopilotSessionState(file) : readCopilotOtel(file)),
 };
 
@@ -53,7 +58,8 @@ function eventsFiles(dir: string): string[] {
       .readdirSync(dir, { withFileTypes: true })
       .filter((e) => e.isDirectory())
       .map((e) => path.join(dir, e.name, EVENTS))
-      .filter(isFile);
+      .filter(isFile)
+      .sort(); // listing order is the file system's: the flags' text must not depend on it
   } catch {
     return []; // no session-state folder
   }

@@ -27,6 +27,9 @@ export const kimi: AgentLoader = {
     for (const dir of dirs) models[path.resolve(dir)] = configModel(dir);
     return JSON.stringify(models);
   },
+  flagInputs: (dirs) => dirs.map((dir) => path.join(dir, 'config.json')),
+  /** A file depends only on the model its Kimi CLI lines get (a change of another root's config.json reads nothing). */
+  flagsOf: (file, flags) => cliModelOf(file, flags),
   read: readKimi,
 };
 
@@ -68,6 +71,18 @@ function placeOf(file: string): { session: string; root: string } {
   return { session: path.basename(sessionDir) || 'unknown', root: up(kimiCode ? parent : file, 4) };
 }
 
+/** The parsed flags of the last call: one parse per scan, not one per file. */
+let parsed: { flags: string; models: Record<string, unknown> } = { flags: '', models: {} };
+
+/** The model Kimi CLI lines of `file` get: its root's `config.json` model (from the scan flags), else the default. */
+function cliModelOf(file: string, flags: string): string {
+  if (parsed.flags !== flags) {
+    const doc = parseJson(flags);
+    parsed = { flags, models: isObject(doc) ? doc : {} };
+  }
+  return text(parsed.models[path.resolve(placeOf(file).root)]) ?? KIMI_DEFAULT_MODEL;
+}
+
 /**
  * Kimi CLI `StatusUpdate` lines (`message.payload.token_usage`, snake_case, epoch seconds, the
  * model from `config.json`) and Kimi Code `usage.record` lines (camelCase `usage`, epoch ms
@@ -80,9 +95,8 @@ function placeOf(file: string): { session: string; root: string } {
  */
 export function readKimi(file: AgentFile): AgentFileRecords {
   const out: AgentFileRecords = { records: [], malformed: 0 };
-  const { session, root } = placeOf(file.path);
-  const configured = parseJson(file.flags);
-  const cliModel = isObject(configured) ? (text(configured[path.resolve(root)]) ?? KIMI_DEFAULT_MODEL) : KIMI_DEFAULT_MODEL;
+  const { session } = placeOf(file.path);
+  const cliModel = cliModelOf(file.path, file.flags);
   for (const { line, at } of linesOf(file.text)) {
     if (!MARKERS.some((m) => line.includes(m))) continue;
     const o = parseJson(line);

@@ -21,8 +21,8 @@ const a = usageRecord({ key: 'm1\u0000r1', file, offset: 0, cost: 0.25, inputTok
 const b = usageRecord({ key: 'm1\u0000r1', file, offset: 120, cost: 0.5, sidechain: true, version: null });
 const c = usageRecord({ key: null, file, offset: 240, cost: 0, model: null, timestamp: 1.7e12 + 0.5 });
 const d = usageRecord({ key: 'ключ\u0000r2', file: other, offset: 0, cost: 1, sessionId: 's2', cacheReadTokens: 2 ** 40 });
-const state: FileState = { path: file, size: 400, mtimeMs: 1.5, ino: 7, offset: 360, fingerprint: 'fp', records: [a, b], tail: [c], malformed: 2, tailMalformed: 1, oversized: 3 };
-const second: FileState = { path: other, size: 90, mtimeMs: 2, ino: 8, offset: 90, fingerprint: 'fq', records: [d], tail: [], malformed: 0, tailMalformed: 0, oversized: 0 };
+const state: FileState = { path: file, size: 400, mtimeMs: 1.5, ino: 7, offset: 360, fingerprint: 'fp', records: [a, b], tail: [c], malformed: 2, tailMalformed: 1, oversized: 3, flagsKey: '' };
+const second: FileState = { path: other, size: 90, mtimeMs: 2, ino: 8, offset: 90, fingerprint: 'fq', records: [d], tail: [], malformed: 0, tailMalformed: 0, oversized: 0, flagsKey: 'read-with-flags' }; // an agent file read with flags (agent-flags.ts)
 const snapshot: CacheSnapshot = { lastFetch: 1234, files: [state, second], kept: [[a, c], [d]], seenAnomalies: ['cost_spike|2026-01-01'] };
 
 /** Rewrites the head and writes the file again around the same records, with a valid checksum. */
@@ -121,6 +121,8 @@ describe('disk cache format', () => {
     ['a reference outside the string table', (h: any) => (h.files[0][10] = [])],
     ['a row of the wrong shape', (h: any) => (h.files[0][1] = '400')],
     ['a negative count', (h: any) => (h.files[0][6] = -1)],
+    ['a flags key that is not text', (h: any) => (h.files[1][12] = 5)],
+    ['a row longer than any format wrote', (h: any) => h.files[1].push('x')],
     ['no sources', (h: any) => delete h.sources],
     ['an unknown key encoding', (h: any) => (h.keys = 'latin1')],
   ])('is unusable with %s', (_name, mutate) => {

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../../main/infra/logger.js';
+import { codex } from '../../../../main/services/usage/agents/codex.js';
 import { Pricing } from '../../../../main/services/usage/pricing.js';
 import type { ScanPool, SizedTask, TaskFeed } from '../../../../main/services/usage/scan-pool.js';
 import type { FileRead } from '../../../../main/services/usage/scan-file.js';
@@ -125,6 +126,22 @@ describe('UsageLoader and the scan threads', () => {
     await fs.appendFile(path.join(project, 'c.jsonl'), `${assistantLine({ msg: 'dup', req: 'dup', output: 20 })}\n`);
     await loader.scan();
     expect(outputs(store).filter(([, key]) => key === 'dup\u0000dup')).toEqual([['c.jsonl', 'dup\u0000dup', 20]]);
+  });
+
+  it('a staged cold scan remembers the flags each agent file was read with: the next scan reads nothing again', async () => {
+    const home = path.join(dir, 'codex-home');
+    const sessions = path.join(home, 'sessions', '2026', '01', '09');
+    await fs.mkdir(sessions, { recursive: true });
+    await fs.writeFile(path.join(home, 'config.toml'), 'service_tier = "fast"\n');
+    const turn = { timestamp: '2026-01-09T10:00:00.000Z', type: 'event_msg', payload: { type: 'token_count', info: { last_token_usage: { input_tokens: 100, cached_input_tokens: 0, output_tokens: 1, reasoning_output_tokens: 0, total_tokens: 101 } } } };
+    await fs.writeFile(path.join(sessions, 'rollout-a.jsonl'), `${JSON.stringify({ timestamp: '2026-01-09T10:00:00.000Z', type: 'turn_context', payload: { model: 'gpt-5.4' } })}\n${JSON.stringify(turn)}\n`);
+    const store = new UsageStore(pricing);
+    const { pool, calls } = fakePool();
+    const places = async () => ({ claude: false, agents: [{ loader: codex, dirs: [home] }] });
+    const loader = new UsageLoader({ agentDir: path.join(dir, 'none'), instancesDir: path.join(dir, 'none'), store, pricing, logger: silentLogger, pool, workerThresholdBytes: 1, places });
+    expect(await loader.scan()).toMatchObject({ filesRead: 1, usedWorkers: true });
+    expect(calls).toContain('feed'); // read through the threads' staged path
+    expect(await loader.scan()).toMatchObject({ filesRead: 0 });
   });
 
   it('stops threads it started early when discovery then fails', async () => {

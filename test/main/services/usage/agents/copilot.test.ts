@@ -148,4 +148,11 @@ describe('copilot: where it reads', () => {
     expect(found.map((f) => path.relative(dir, f.path)).sort()).toEqual(['export.log', 'home/otel/a/b.jsonl', 'home/session-state/s1/events.jsonl']);
     expect(JSON.parse(copilot.flags!(dirs))).toEqual({ shutdowns: { 's1\u0000gpt-4.1': Date.parse('2026-04-11T12:00:00.000Z') } });
   });
+
+  it('only OTel files depend on the flags (a new shutdown reads them again, not the other session-state files)', () => {
+    const flags = JSON.stringify({ shutdowns: { 's1\u0000gpt-4.1': 1 } });
+    expect(copilot.flagsOf!('/h/.copilot/session-state/s1/events.jsonl', flags)).toBe('');
+    expect(copilot.flagsOf!('/h/.copilot/otel/o.jsonl', flags)).toBe(flags);
+    expect(copilot.flagInputs).toBeUndefined(); // the shutdowns come from below its watched roots
+  });
 });

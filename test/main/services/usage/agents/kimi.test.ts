@@ -108,6 +108,14 @@ describe('kimi: files and prices', () => {
       fs.writeFileSync(path.join(a, 'config.json'), JSON.stringify({ model: 'kimi-k2-thinking' }));
       fs.writeFileSync(path.join(b, 'config.json'), '{ damaged');
       expect(JSON.parse(kimi.flags!([a, b, c]))).toEqual({ [a]: 'kimi-k2-thinking', [b]: 'kimi-for-coding', [c]: 'kimi-for-coding' });
+      expect(kimi.flagInputs!([a, b])).toEqual([path.join(a, 'config.json'), path.join(b, 'config.json')]);
+    });
+
+    it('a file depends only on its own root’s model (Kimi Code layout files: the default, as ccusage)', () => {
+      const text = JSON.stringify({ [path.resolve('/k')]: 'kimi-k2-thinking', [path.resolve('/other')]: 'kimi-k2-0905-preview' });
+      expect(kimi.flagsOf!(CLI, text)).toBe('kimi-k2-thinking');
+      expect(kimi.flagsOf!('/other/sessions/g/s/wire.jsonl', text)).toBe('kimi-k2-0905-preview');
+      expect(kimi.flagsOf!(CODE, text)).toBe('kimi-for-coding');
     });
   });
 });
