@@ -6,9 +6,10 @@
  * refuses a logged `costUSD` over MAX_LOGGED_COST_USD (a cache of 6 may hold one); 6 keys lines
  * without `requestId` by session + message id + timestamp (5 by session + message id). Answers kept across runs from that data (saved answers, the terminal's memo) name it, so
  * an old cache's answers are dropped with it rather than served with the old counting.
+ * 10 is the segmented layout (packed batches as the scan workers made them, kept flags in a bitmap).
  * A module of its own so that the early start-up path can name it without the cache code.
  */
-export const USAGE_CACHE_VERSION = 9;
+export const USAGE_CACHE_VERSION = 10;
 
 /** How saved answers and the terminal's memo name the format in their build key. */
 export const USAGE_CACHE_TAG = `usage-cache-${USAGE_CACHE_VERSION}`;

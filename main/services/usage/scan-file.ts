@@ -6,6 +6,7 @@ import type { Pricing } from './pricing.js';
 import { toUsageRecord } from './record.js';
 import type { ParsedUsage, UsageRecord } from './types.js';
 import { openRegularFileSync } from '../../infra/foreign-file.js';
+import type { PackedRun } from './packed-batch.js';
 
 /** What one read of one transcript found; `start` > 0 means only the part after `start` was read. */
 export interface FileRead {
@@ -26,6 +27,8 @@ export interface FileRead {
   oversized: number;
   /** Digest of the file's first and last bytes before `offset`, to tell an append from a rewrite. */
   fingerprint: string;
+  /** Where a scan worker packed `records` and `tail` (absent for a read in this thread). */
+  packed?: PackedRun;
 }
 
 export interface ReadTask {

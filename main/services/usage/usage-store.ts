@@ -1,5 +1,6 @@
 import { DedupIndex, fileWinners } from './dedupe.js';
 import type { Pricing } from './pricing.js';
+import type { PackedRun } from './packed-batch.js';
 import type { FileRead } from './scan-file.js';
 import type { UsageRecord } from './types.js';
 import { appendAll } from './append-all.js';
@@ -19,6 +20,12 @@ export interface FileState {
   tailMalformed: number;
   /** Lines over the scanner's bound, skipped (scan-file.ts). */
   oversized: number;
+  /**
+   * Where `records` and `tail` sit packed (a scan worker's batch, or a disk cache segment), for as
+   * long as they are exactly the records packed there: the disk cache writes those bytes as they
+   * are. Absent once they differ (an append, a re-price) or when they were never packed.
+   */
+  packed?: PackedRun;
 }
 
 /** Requests indexed between two pauses of warmIndex(): a few milliseconds of work. */
@@ -75,6 +82,8 @@ export class UsageStore {
         malformed: (appended ? before.malformed : 0) + read.malformed,
         tailMalformed: read.tailMalformed,
         oversized: (appended ? before.oversized : 0) + read.oversized,
+        // An append's winners are merged with the earlier ones: no longer the records packed.
+        packed: appended ? undefined : read.packed,
       });
       appendAll(added, read.records, read.tail);
       touched.add(read.path);
@@ -107,6 +116,7 @@ export class UsageStore {
     for (const s of states) this.files.set(s.path, s);
     if (kept === null) {
       for (const s of states) {
+        s.packed = undefined; // the packed costs are the old table's
         for (const r of s.records) r.cost = this.pricing.costOf(r);
         for (const r of s.tail) r.cost = this.pricing.costOf(r);
       }
