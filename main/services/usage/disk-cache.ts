@@ -45,7 +45,7 @@ const KIND = { magic: 'SWBUSAGE', version: USAGE_CACHE_VERSION };
  * files, small worker batches) merge instead of piling up.
  */
 const MIN_LIVE_SHARE = 0.5;
-export const SMALL_SEGMENT = 4096;
+export const SMALL_SEGMENT = 32;
 
 /** The file's pieces in order, and the runs of the files packed afresh for it (theirs to keep). */
 interface CachePlan {
