@@ -1,6 +1,20 @@
 // The JSON head of the usage disk cache (disk-cache.ts): what it holds and how it is checked.
 import { isCount, isRecord, isStringArray } from '../../infra/json-checks.js';
+import { USAGE_CACHE_VERSION } from './cache-version.js';
 import type { KeyEncoding } from './packed-batch.js';
+
+/**
+ * The file is binary whatever its `.json` name (the name is the contract's): infra/binary-file's
+ * container, whose JSON head holds the sources, price table id, lastFetch, announced anomalies,
+ * one row per segment (records, key bytes, key encoding, CRC-32, string table) and one row per
+ * file (its read state and its run: segment, first record, records, tail records). The data are
+ * the segments end to end, each a packed batch as a scan worker made it (packed-batch.ts), then
+ * a bitmap of the records kept after de-duplication (one bit per record of every segment).
+ * The header's checksum covers the head; each segment's CRC-32, made where the batch was made,
+ * and the bitmap's are in the head, so every byte is checked on reading and none is checksummed
+ * again on writing. A segment can hold dead records (of files changed or gone since).
+ */
+export const CACHE_KIND = { magic: 'SWBUSAGE', version: USAGE_CACHE_VERSION };
 
 /** Whose logs a cache describes: a cache of other directories is not used. */
 export interface CacheIdentity {
