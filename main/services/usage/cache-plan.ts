@@ -75,7 +75,7 @@ function reusableRuns(files: readonly FileState[]): Map<FileState, PackedRun> {
   for (const f of files) {
     const run = f.packed;
     // A file without records needs no segment of its own: it goes with the fresh ones.
-    if (run === undefined || run.records + run.tail === 0 || run.records !== f.records.length || run.tail !== f.tail.length) continue;
+    if (run === undefined || run.records + run.tail === 0 || run.lists[0] !== f.records || run.lists[1] !== f.tail) continue;
     live.set(run.batch, (live.get(run.batch) ?? 0) + run.records + run.tail);
     runs.set(f, run);
   }
@@ -96,7 +96,7 @@ function packFresh(files: readonly FileState[]): Array<[FileState, PackedRun]> {
     return { first, records: f.records.length, tail: f.tail.length };
   });
   const batch = sealBatch({ count: packer.size, numbers: packer.numbers, refs: packer.refs, keyLengths: packer.keyLengths, keyText: packer.keyText(), strings: packer.takeStrings() });
-  return files.map((f, i) => [f, { batch, ...placed[i]! }]);
+  return files.map((f, i) => [f, { batch, ...placed[i]!, lists: [f.records, f.tail] as const }]);
 }
 
 /** Sets the bits of the file's kept records (a subsequence of records, then tail) from bit `at`. */

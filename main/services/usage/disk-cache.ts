@@ -89,7 +89,7 @@ function restoreFiles(head: CacheHead, data: Buffer, samePrices: boolean): Cache
     };
     const records = take(recordCount);
     const tail = take(tailCount);
-    const packed = samePrices ? { batch, first, records: recordCount, tail: tailCount } : undefined;
+    const packed = samePrices ? { batch, first, records: recordCount, tail: tailCount, lists: [records, tail] as const } : undefined;
     files.push({ path, size, mtimeMs, ino, offset, fingerprint, records, tail, malformed, tailMalformed, oversized, packed });
     kept.push(mine);
   }

@@ -1,6 +1,7 @@
 import { isAscii } from 'node:buffer';
 import { crc32 } from 'node:zlib';
 import { NUM, REF, type PackedRecords } from './record-pack.js';
+import type { UsageRecord } from './types.js';
 
 /** How a batch's keys are stored: UTF-8, or UTF-16 when a key holds a lone surrogate UTF-8 cannot carry. */
 export type KeyEncoding = 'utf8' | 'utf16le';
@@ -22,12 +23,17 @@ export interface PackedBatch {
   crc: number;
 }
 
-/** Where a file's records sit in a batch: `records` then `tail` records from `first` on. */
+/**
+ * Where a file's records sit in a batch: `records` then `tail` records from `first` on. It holds
+ * for the very arrays it was made with (`lists`): a file given other arrays (an append's merged
+ * winners, a copy with other records) does not write these bytes by mistake.
+ */
 export interface PackedRun {
   batch: PackedBatch;
   first: number;
   records: number;
   tail: number;
+  lists: readonly [readonly UsageRecord[], readonly UsageRecord[]];
 }
 
 const ZEROS = new Uint8Array(8);

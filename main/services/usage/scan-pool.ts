@@ -129,8 +129,10 @@ function collect(reply: ScanReply, result: PoolResult): void {
   const records = unpackRecords(batchRecords(batch));
   let at = 0;
   for (const { recordCount, tailCount, ...meta } of reply.reads) {
-    const packed = { batch, first: at, records: recordCount, tail: tailCount };
-    result.reads.push({ ...meta, records: records.slice(at, at + recordCount), tail: records.slice(at + recordCount, at + recordCount + tailCount), packed });
+    const mine = records.slice(at, at + recordCount);
+    const tail = records.slice(at + recordCount, at + recordCount + tailCount);
+    const packed = { batch, first: at, records: recordCount, tail: tailCount, lists: [mine, tail] as const };
+    result.reads.push({ ...meta, records: mine, tail, packed });
     at += recordCount + tailCount;
   }
   appendAll(result.missing, reply.missing);

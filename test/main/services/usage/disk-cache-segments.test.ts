@@ -28,7 +28,7 @@ function packedByWorker(states: FileState[]): void {
   const { packed: batch } = packReply(1, reads, [], []);
   let first = 0;
   for (const s of states) {
-    s.packed = { batch, first, records: s.records.length, tail: s.tail.length };
+    s.packed = { batch, first, records: s.records.length, tail: s.tail.length, lists: [s.records, s.tail] };
     first += s.records.length + s.tail.length;
   }
 }
@@ -117,6 +117,16 @@ describe('a segmented disk cache', () => {
     const again = parseCache(withoutA.result, identity, 'p')!;
     expect(plain(again.files)).toEqual(plain([b]));
     expect(again.kept).toEqual([keptOf(b)]);
+  });
+
+  it('never writes a run for records other than those it was made with, even as many of them', () => {
+    const { a, b } = fixture();
+    const back = parseCache(serializeCache(snapshotOf([a, b]), identity, 'p'), identity, 'p')!;
+    // A copy of the restored file (its run spread along) with other records of the same count.
+    const copy: FileState = { ...back.files[0]!, records: recordsOf(a.path, 3000, 0.25) };
+    const { result: bytes, packed } = packsDuring(() => serializeCache(snapshotOf([copy, back.files[1]!]), identity, 'p'));
+    expect(packed).toBe(5000); // the copy afresh, and b with it: 2000 live of 5000 is under half
+    expect(plain(parseCache(bytes, identity, 'p')!.files)).toEqual(plain([copy, back.files[1]!]));
   });
 
   it('after a price-table change packs every file afresh with the new costs, never the old bytes', () => {
