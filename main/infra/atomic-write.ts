@@ -36,9 +36,10 @@ export class FileChangedError extends Error {
  * Replaces `file` so that readers see either the old or the new content, never a mix:
  * temp file in the same directory, fsync, rename, then fsync of the directory. Resolves with
  * what it wrote as the file system sees it (taken from the handle, so another writer's later
- * replacement of the path cannot be mistaken for ours).
+ * replacement of the path cannot be mistaken for ours). `data` may be a list of pieces, written
+ * in order without being joined first (a large file made of buffers held elsewhere).
  */
-export async function writeFileAtomic(file: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<FileIdentity> {
+export async function writeFileAtomic(file: string, data: string | Uint8Array | readonly Uint8Array[], options: AtomicWriteOptions = {}): Promise<FileIdentity> {
   const dir = path.dirname(file);
   await fs.mkdir(dir, { recursive: true, mode: options.dirMode ?? 0o700 });
   const mode = options.mode ?? (await existingMode(file)) ?? 0o600;
@@ -46,7 +47,8 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, o
   const handle = await fs.open(temp, 'wx', mode);
   let written: FileIdentity; // a rename keeps the inode and the mtime: this is the file at `file` until it is replaced
   try {
-    await handle.writeFile(data);
+    if (Array.isArray(data)) await writePieces(handle, data);
+    else await handle.writeFile(data as string | Uint8Array);
     await handle.chmod(mode); // the umask may have narrowed the mode given to open()
     await handle.sync();
     const st = await handle.stat();
@@ -71,6 +73,23 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, o
   }
   await syncDir(dir);
   return written;
+}
+
+/** Pieces per writev call: well under IOV_MAX (1024 on Linux). */
+const WRITEV_GROUP = 256;
+
+/** Writes the pieces in order from the handle's position, resuming after a short write. */
+async function writePieces(handle: fs.FileHandle, pieces: readonly Uint8Array[]): Promise<void> {
+  for (let i = 0; i < pieces.length; i += WRITEV_GROUP) {
+    const group = pieces.slice(i, i + WRITEV_GROUP).filter((p) => p.length > 0);
+    let first = 0;
+    while (first < group.length) {
+      let { bytesWritten } = await handle.writev(first === 0 ? group : group.slice(first));
+      if (bytesWritten === 0) throw new Error('a write made no progress');
+      while (first < group.length && bytesWritten >= group[first]!.length) bytesWritten -= group[first++]!.length;
+      if (bytesWritten > 0) group[first] = group[first]!.subarray(bytesWritten);
+    }
+  }
 }
 
 /** The mode of the file being replaced; a link's target is not ours, so a link gives none (0600 then). */

@@ -13,7 +13,7 @@ export interface BinaryKind {
  *    8  u32 0x01020304 in the writer's byte order (sections hold numbers in that order)
  *   12  u32 format version
  *   16  u32 byte length of the head
- *   20  u32 CRC-32 of every byte after the header
+ *   20  u32 CRC-32 of every byte after the header (or of the head and its padding only: BinaryCheck)
  *   24  head: UTF-8 JSON, zero padding to a multiple of 8, then the sections end to end.
  * The head says how long each section is. A reader gets the bytes after the padding and takes
  * typed-array views of them: no text decoding of the bulk, no copies.
@@ -23,40 +23,58 @@ const BYTE_ORDER_MARK = 0x01020304;
 const LITTLE_ENDIAN = os.endianness() === 'LE';
 
 export function encodeBinaryFile(kind: BinaryKind, head: unknown, sections: readonly Uint8Array[]): Buffer {
-  const headText = JSON.stringify(head);
-  const headBytes = Buffer.byteLength(headText, 'utf8');
-  const dataAt = align8(HEADER_BYTES + headBytes);
-  // Not pooled, so it starts on an aligned address; every byte is written below, the padding too.
-  const out = Buffer.allocUnsafeSlow(sections.reduce((n, s) => n + s.length, dataAt));
-  if (!/^[\x20-\x7e]{8}$/.test(kind.magic)) throw new Error('a binary file magic is 8 printable ASCII characters');
-  out.write(kind.magic, 0, 'latin1');
-  out.write(headText, HEADER_BYTES, 'utf8');
-  out.fill(0, HEADER_BYTES + headBytes, dataAt);
-  let at = dataAt;
-  for (const s of sections) {
+  const [top, ...rest] = encodeBinaryPieces(kind, head, sections, 'whole');
+  // Not pooled, so it starts on an aligned address.
+  const out = Buffer.allocUnsafeSlow(rest.reduce((n, s) => n + s.length, top!.length));
+  let at = 0;
+  for (const s of [top!, ...rest]) {
     out.set(s, at);
     at += s.length;
   }
-  const view = new DataView(out.buffer, out.byteOffset, HEADER_BYTES);
+  return out;
+}
+
+/**
+ * What covers the data: 'whole' = the header's CRC-32 covers every byte after the header;
+ * 'head' = only the head and its padding, for sections that carry their own checksums (named in
+ * the head, checked by the reader), so a writer need not checksum megabytes it checksummed before.
+ */
+export type BinaryCheck = 'whole' | 'head';
+
+/**
+ * The file as pieces to write in order (e.g. writeFileAtomic's list form): the header with the
+ * head and its padding, then the sections themselves, not copied.
+ */
+export function encodeBinaryPieces(kind: BinaryKind, head: unknown, sections: readonly Uint8Array[], check: BinaryCheck): Uint8Array[] {
+  if (!/^[\x20-\x7e]{8}$/.test(kind.magic)) throw new Error('a binary file magic is 8 printable ASCII characters');
+  const headText = JSON.stringify(head);
+  const headBytes = Buffer.byteLength(headText, 'utf8');
+  const top = Buffer.alloc(align8(HEADER_BYTES + headBytes)); // zeroed: the padding
+  top.write(kind.magic, 0, 'latin1');
+  top.write(headText, HEADER_BYTES, 'utf8');
+  let crc = crc32(top.subarray(HEADER_BYTES));
+  if (check === 'whole') for (const s of sections) if (s.length > 0) crc = crc32(s, crc); // an empty one may be crc32(crc, NULL, 0): 0
+  const view = new DataView(top.buffer, top.byteOffset, HEADER_BYTES);
   view.setUint32(8, BYTE_ORDER_MARK, LITTLE_ENDIAN);
   view.setUint32(12, kind.version, LITTLE_ENDIAN);
   view.setUint32(16, headBytes, LITTLE_ENDIAN);
-  view.setUint32(20, crc32(out.subarray(HEADER_BYTES)), LITTLE_ENDIAN);
-  return out;
+  view.setUint32(20, crc, LITTLE_ENDIAN);
+  return [top, ...sections];
 }
 
 /**
  * The parsed head and the bytes after its padding, or null when this is not an intact file of
  * this kind, version and byte order: another format, truncated, or damaged anywhere (the CRC
- * covers every byte after the header).
+ * covers every byte after the header; with 'head', the head only: the caller checks the rest).
  */
-export function decodeBinaryFile(bytes: Buffer, kind: BinaryKind): { head: unknown; data: Buffer } | null {
+export function decodeBinaryFile(bytes: Buffer, kind: BinaryKind, check: BinaryCheck = 'whole'): { head: unknown; data: Buffer } | null {
   if (bytes.length < HEADER_BYTES || bytes.toString('latin1', 0, 8) !== kind.magic) return null;
   const view = new DataView(bytes.buffer, bytes.byteOffset, HEADER_BYTES);
   if (view.getUint32(8, LITTLE_ENDIAN) !== BYTE_ORDER_MARK || view.getUint32(12, LITTLE_ENDIAN) !== kind.version) return null;
   const headEnd = HEADER_BYTES + view.getUint32(16, LITTLE_ENDIAN);
   const dataAt = align8(headEnd);
-  if (dataAt > bytes.length || view.getUint32(20, LITTLE_ENDIAN) !== crc32(bytes.subarray(HEADER_BYTES))) return null;
+  if (dataAt > bytes.length) return null;
+  if (view.getUint32(20, LITTLE_ENDIAN) !== crc32(bytes.subarray(HEADER_BYTES, check === 'whole' ? bytes.length : dataAt))) return null;
   try {
     return { head: JSON.parse(bytes.toString('utf8', HEADER_BYTES, headEnd)), data: bytes.subarray(dataAt) };
   } catch {

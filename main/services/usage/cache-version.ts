@@ -1,7 +1,8 @@
 /**
  * The usage disk cache's format version. The cache holds requests already reduced by the
  * de-duplication key (per-file winners, kept flags), so it changes with the counting too:
- * 10 adds OpenCode 2's `session_message` rows to an opencode.db's requests (a cache of 9 holds a
+ * 10 is the segmented layout (packed batches as the scan workers made them, kept flags in a bitmap)
+ * and adds OpenCode 2's `session_message` rows to an opencode.db's requests (a cache of 9 holds a
  * store that has both tables with only its `message` rows, and would keep it until the store changes);
  * 9 marks OpenCode's legacy message files as the copy that loses to its database's row (a cache
  * of 8 holds them unmarked); 8 adds each request's agent and extra tokens (every coding agent, decisions §5.1) to 7, which

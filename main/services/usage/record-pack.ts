@@ -21,12 +21,10 @@ export const NUM = 12;
 export const REF = 6;
 const SIDECHAIN = 1;
 const FAST = 2;
-/** Set by the disk cache on records that were kept after de-duplication when it was written. */
-export const KEPT = 4;
 
 /**
  * Fills packed arrays record by record. Each run of records can get its own string table
- * (`takeStrings` ends one): the disk cache keeps one per file, a worker one per reply.
+ * (`takeStrings` ends one): a worker makes one per reply, the disk cache one per segment it packs.
  */
 export class RecordPacker {
   readonly numbers: Float64Array;
@@ -47,7 +45,7 @@ export class RecordPacker {
     this.keyLengths = new Int32Array(capacity);
   }
 
-  add(r: UsageRecord, kept = false): void {
+  add(r: UsageRecord): void {
     const i = this.count++;
     const n = i * NUM;
     const numbers = this.numbers;
@@ -58,7 +56,7 @@ export class RecordPacker {
     numbers[n + 4] = r.cacheWrite1hTokens;
     numbers[n + 5] = r.cacheReadTokens;
     numbers[n + 6] = r.offset;
-    numbers[n + 7] = (r.sidechain ? SIDECHAIN : 0) | (r.fast ? FAST : 0) | (kept ? KEPT : 0);
+    numbers[n + 7] = (r.sidechain ? SIDECHAIN : 0) | (r.fast ? FAST : 0);
     numbers[n + 8] = r.cost;
     numbers[n + 9] = r.loggedCost ?? NaN;
     numbers[n + 10] = r.extraTokens;
@@ -82,6 +80,11 @@ export class RecordPacker {
     this.lastText.fill(null);
     this.lastRef.fill(-1);
     return strings;
+  }
+
+  /** Records added so far. */
+  get size(): number {
+    return this.count;
   }
 
   keyText(): string {
@@ -114,8 +117,6 @@ export function packRecords(records: readonly UsageRecord[]): PackedRecords {
  * reference outside its string table: the disk cache treats that as damage.
  */
 export class RecordReader {
-  /** Flags of the record `next` returned last (KEPT). */
-  flags = 0;
   private at = 0;
   private keyAt = 0;
   // Own fields rather than reads through the packed object: a cloned reply need not have a fast shape.
@@ -144,6 +145,19 @@ export class RecordReader {
     return this.at === this.count;
   }
 
+  /** Moves to record `i` (a file's run in a disk cache segment); forward moves only sum the key lengths skipped. */
+  seek(i: number): void {
+    if (i < 0 || i > this.count) throw new Error('a run outside its packed records');
+    if (i < this.at) this.at = this.keyAt = 0;
+    for (; this.at < i; this.at++) this.keyAt += Math.max(this.keyLengths[this.at]!, 0);
+  }
+
+  /** The string table index in `column` (REF order: file first) of the record `next` returns. */
+  refOfNext(column: number): number {
+    if (this.at >= this.count) throw new Error('fewer packed records than claimed');
+    return this.refs[this.at * REF + column]!;
+  }
+
   next(strings: readonly string[]): UsageRecord {
     const i = this.at++;
     if (i >= this.count) throw new Error('fewer packed records than claimed');
@@ -157,7 +171,7 @@ export class RecordReader {
       key = this.keyText.slice(this.keyAt, this.keyAt + length);
       this.keyAt += length;
     }
-    const flags = (this.flags = numbers[n + 7]!);
+    const flags = numbers[n + 7]!;
     return {
       agent: required(strings, refs[f + 5]!),
       extraTokens: small(numbers[n + 10]!),

@@ -6,6 +6,7 @@ import type { Pricing } from './pricing.js';
 import { toUsageRecord } from './record.js';
 import type { ParsedUsage, UsageRecord } from './types.js';
 import { openRegularFileSync } from '../../infra/foreign-file.js';
+import type { PackedRun } from './packed-batch.js';
 
 /** What one read of one transcript found; `start` > 0 means only the part after `start` was read. */
 export interface FileRead {
@@ -28,6 +29,8 @@ export interface FileRead {
   fingerprint: string;
   /** An agent file: the key of the flags it was read with (agent-flags.ts), set by the loader. */
   flagsKey?: string;
+  /** Where a scan worker packed `records` and `tail` (absent for a read in this thread). */
+  packed?: PackedRun;
 }
 
 export interface ReadTask {

@@ -1,5 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../../infra/worker-entry.js';
+import { batchRecords } from './packed-batch.js';
 import { unpackRecords } from './record-pack.js';
 import type { FileRead, ReadTask } from './scan-file.js';
 import type { ScanReply, ScanRequest } from './scan-worker.js';
@@ -128,11 +129,16 @@ export class ScanPool {
   }
 }
 
+/** Unpacks a reply; each read keeps its run in the reply's batch, which the disk cache writes as it is. */
 function collect(reply: ScanReply, result: PoolResult): void {
-  const records = unpackRecords(reply.packed);
+  const batch = reply.packed;
+  const records = unpackRecords(batchRecords(batch));
   let at = 0;
   for (const { recordCount, tailCount, ...meta } of reply.reads) {
-    result.reads.push({ ...meta, records: records.slice(at, at + recordCount), tail: records.slice(at + recordCount, at + recordCount + tailCount) });
+    const mine = records.slice(at, at + recordCount);
+    const tail = records.slice(at + recordCount, at + recordCount + tailCount);
+    const packed = { batch, first: at, records: recordCount, tail: tailCount, lists: [mine, tail] as const };
+    result.reads.push({ ...meta, records: mine, tail, packed });
     at += recordCount + tailCount;
   }
   appendAll(result.missing, reply.missing);

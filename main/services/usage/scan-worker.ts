@@ -2,13 +2,14 @@ import { parentPort } from 'node:worker_threads';
 import { isNotFound } from '../../infra/file-stat.js';
 import { readAgentFile } from './agents/agent-file.js';
 import { Pricing } from './pricing.js';
-import { packRecords, type PackedRecords } from './record-pack.js';
+import { sealBatch, type PackedBatch } from './packed-batch.js';
+import { packRecords } from './record-pack.js';
 import { newScratch, readTranscript, type FileRead, type ReadTask } from './scan-file.js';
 import type { UsageRecord } from './types.js';
 import { appendAll } from './append-all.js';
 
 /** A FileRead without its records, which travel packed beside it. */
-export type FileReadMeta = Omit<FileRead, 'records' | 'tail'> & { recordCount: number; tailCount: number };
+export type FileReadMeta = Omit<FileRead, 'records' | 'tail' | 'packed'> & { recordCount: number; tailCount: number };
 
 export interface ScanRequest {
   id: number;
@@ -22,7 +23,8 @@ export interface ScanReply {
   missing: string[];
   /** Files that could not be read for another reason (kept as they were). */
   failed: Array<{ path: string; message: string }>;
-  packed: PackedRecords;
+  /** Sealed here (keys encoded, checksummed) so the disk cache can write it as it is. */
+  packed: PackedBatch;
 }
 
 /** Reads the files of one request; shared by scan workers and by in-process scans. */
@@ -45,14 +47,14 @@ export function readAll(
   return { reads, missing, failed };
 }
 
-/** One reply: the reads' records packed into typed arrays (one store file can hold 250 000+). */
+/** One reply: the reads' records packed into typed arrays (one store file can hold 250 000+), sealed as a disk cache segment. */
 export function packReply(id: number, reads: readonly FileRead[], missing: string[], failed: ScanReply['failed']): ScanReply {
   const all: UsageRecord[] = [];
   const metas = reads.map(({ records, tail, ...meta }) => {
     appendAll(all, records, tail);
     return { ...meta, recordCount: records.length, tailCount: tail.length };
   });
-  return { id, reads: metas, missing, failed, packed: packRecords(all) };
+  return { id, reads: metas, missing, failed, packed: sealBatch(packRecords(all)) };
 }
 
 if (parentPort) {
@@ -63,6 +65,7 @@ if (parentPort) {
     const { reads, missing, failed } = readAll(request.tasks, pricing, scratch);
     const reply = packReply(request.id, reads, missing, failed);
     const { packed } = reply;
-    port.postMessage(reply, [packed.numbers.buffer as ArrayBuffer, packed.refs.buffer as ArrayBuffer, packed.keyLengths.buffer as ArrayBuffer]);
+    const buffers = [packed.numbers.buffer, packed.refs.buffer, packed.keyLengths.buffer, packed.keyBytes.buffer] as ArrayBuffer[];
+    port.postMessage(reply, buffers);
   });
 }

@@ -1,6 +1,7 @@
 import type { ColdStage } from './cold-stage.js';
 import { DedupIndex, fileWinners } from './dedupe.js';
 import type { Pricing } from './pricing.js';
+import type { PackedRun } from './packed-batch.js';
 import type { FileRead } from './scan-file.js';
 import type { UsageRecord } from './types.js';
 import { appendAll } from './append-all.js';
@@ -22,6 +23,12 @@ export interface FileState {
   oversized: number;
   /** The key of the flags an agent file was read with (agent-flags.ts); '' for none (every Claude transcript). */
   flagsKey: string;
+  /**
+   * Where `records` and `tail` sit packed (a scan worker's batch, or a disk cache segment), for as
+   * long as they are exactly the records packed there: the disk cache writes those bytes as they
+   * are. Absent once they differ (an append, a re-price) or when they were never packed.
+   */
+  packed?: PackedRun;
 }
 
 /** Requests indexed between two pauses of warmIndex(): a few milliseconds of work. */
@@ -118,6 +125,7 @@ export class UsageStore {
     for (const s of states) this.files.set(s.path, s);
     if (kept === null) {
       for (const s of states) {
+        s.packed = undefined; // the packed costs are the old table's
         for (const r of s.records) r.cost = this.pricing.costOf(r);
         for (const r of s.tail) r.cost = this.pricing.costOf(r);
       }
@@ -278,6 +286,7 @@ export function newFileState(read: FileRead): FileState {
     tailMalformed: read.tailMalformed,
     oversized: read.oversized,
     flagsKey: read.flagsKey ?? '',
+    packed: read.packed,
   };
 }
 
@@ -286,6 +295,8 @@ function appendedState(before: FileState, read: FileRead): FileState {
   return {
     ...newFileState(read),
     records: fileWinners([...before.records, ...read.records]),
+    // The earlier winners merged with the new ones: no longer the records packed.
+    packed: undefined,
     malformed: before.malformed + read.malformed,
     oversized: before.oversized + read.oversized,
   };

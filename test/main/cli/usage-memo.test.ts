@@ -155,7 +155,7 @@ describe('switchboard usage with kept answers (in process)', () => {
     const parts: string[] = JSON.parse(entry.key);
     expect(parts).toContain('usage-cache-10');
     const marked = { daily: [{ ...entry.value.daily[0], inputTokens: 999 }] };
-    for (const format of [[], ['usage-cache-7']]) {
+    for (const format of [[], ['usage-cache-9']]) {
       const key = JSON.stringify(parts.flatMap((p) => (p === 'usage-cache-10' ? format : [p])));
       await fs.writeFile(memoFile, JSON.stringify({ ...memo, entries: [{ ...entry, key, value: marked }] }));
       expect(JSON.parse(await daily(clock)).daily[0].inputTokens).toBe(1000);

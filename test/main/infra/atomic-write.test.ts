@@ -54,6 +54,19 @@ describe('writeFileAtomic', () => {
     expect((await fs.stat(file)).mode & 0o777).toBe(0o640);
   });
 
+  it('writes a list of pieces in order, as one file: hundreds of them, empty ones and views into larger buffers', async () => {
+    const dir = await fs.mkdtemp(path.join(tmp, 'pieces-'));
+    const file = path.join(dir, 'p.bin');
+    const big = Buffer.from('0123456789abcdef'.repeat(64));
+    const pieces: Uint8Array[] = [];
+    for (let i = 0; i < 700; i++) pieces.push(i % 5 === 0 ? new Uint8Array(0) : big.subarray(i % 17, (i % 17) + 1 + (i % 300)));
+    const written = await writeFileAtomic(file, pieces, { mode: 0o600 });
+    const back = await fs.readFile(file);
+    expect(back.equals(Buffer.concat(pieces))).toBe(true);
+    expect(written.size).toBe(back.length);
+    expect(await tempFilesIn(dir)).toEqual([]);
+  });
+
   it('fails without touching the target when its directory path is a file', async () => {
     const dir = await fs.mkdtemp(path.join(tmp, 'fail-'));
     await fs.writeFile(path.join(dir, 'blocker'), 'not a directory');

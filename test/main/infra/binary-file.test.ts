@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { decodeBinaryFile, encodeBinaryFile } from '../../../main/infra/binary-file.js';
+import { decodeBinaryFile, encodeBinaryFile, encodeBinaryPieces } from '../../../main/infra/binary-file.js';
 
 const kind = { magic: 'TESTFILE', version: 7 };
 const numbers = new Float64Array([1.5, -2, 2 ** 53]);
@@ -54,6 +54,25 @@ describe('binary file', () => {
     ['text', () => Buffer.from('{"format":"something","version":7}')],
   ])('is not read when %s', (_what, damage) => {
     expect(decodeBinaryFile(damage(encoded()), kind)).toBeNull();
+  });
+
+  it('as pieces: the same bytes, the sections themselves (not copies) after the header', () => {
+    const sections = [new Uint8Array(numbers.buffer), new Uint8Array(ints.buffer), new Uint8Array(0)];
+    const pieces = encodeBinaryPieces(kind, { n: 3, name: 'café' }, sections, 'whole');
+    expect(Buffer.concat(pieces).equals(encoded())).toBe(true);
+    expect(pieces.slice(1)).toEqual(sections);
+    expect(pieces[1]).toBe(sections[0]);
+  });
+
+  it("with the 'head' check covers the head only: the sections carry their own checksums", () => {
+    const bytes = Buffer.concat(encodeBinaryPieces(kind, { n: 3 }, [new Uint8Array(numbers.buffer)], 'head'));
+    const sectionChanged = Buffer.concat([bytes.subarray(0, bytes.length - 1), Buffer.from([bytes[bytes.length - 1]! ^ 0x80])]);
+    expect(decodeBinaryFile(sectionChanged, kind, 'head')).not.toBeNull(); // the caller's to check
+    expect(decodeBinaryFile(bytes, kind)).toBeNull(); // a whole-file reader refuses it
+    const headChanged = Buffer.from(bytes);
+    headChanged[25] = headChanged[25]! ^ 1;
+    expect(decodeBinaryFile(headChanged, kind, 'head')).toBeNull();
+    expect(decodeBinaryFile(bytes, kind, 'head')!.head).toEqual({ n: 3 });
   });
 
   it('refuses a magic that is not 8 printable ASCII characters', () => {

@@ -24,6 +24,10 @@ const d = usageRecord({ key: 'ключ\u0000r2', file: other, offset: 0, cost: 1
 const state: FileState = { path: file, size: 400, mtimeMs: 1.5, ino: 7, offset: 360, fingerprint: 'fp', records: [a, b], tail: [c], malformed: 2, tailMalformed: 1, oversized: 3, flagsKey: '' };
 const second: FileState = { path: other, size: 90, mtimeMs: 2, ino: 8, offset: 90, fingerprint: 'fq', records: [d], tail: [], malformed: 0, tailMalformed: 0, oversized: 0, flagsKey: 'read-with-flags' }; // an agent file read with flags (agent-flags.ts)
 const snapshot: CacheSnapshot = { lastFetch: 1234, files: [state, second], kept: [[a, c], [d]], seenAnomalies: ['cost_spike|2026-01-01'] };
+/** The files without their packed runs (a restore gives each file its run in the segment read). */
+const plain = (files: FileState[]) => files.map(({ packed: _run, ...f }) => f);
+/** A snapshot read back, its files without their runs. */
+const plainSnapshot = (s: CacheSnapshot | null) => s && { ...s, files: plain(s.files) };
 
 /** Rewrites the head and writes the file again around the same records, with a valid checksum. */
 const withHead = (mutate: (head: any) => void, data?: (bytes: Buffer) => Buffer) => {
@@ -38,7 +42,7 @@ describe('disk cache format', () => {
     const back = parseCache(serializeCache(snapshot, identity, 'prices-1'), identity, 'prices-1')!;
     expect(back.lastFetch).toBe(1234);
     expect(back.seenAnomalies).toEqual(['cost_spike|2026-01-01']);
-    expect(back.files).toEqual([state, second]);
+    expect(plain(back.files)).toEqual([state, second]);
     expect(back.kept).toEqual([[a, c], [d]]);
     // The kept lists hold the very records of the files, as the store expects.
     expect(back.kept![0]![1]).toBe(back.files[0]!.tail[0]);
@@ -46,7 +50,7 @@ describe('disk cache format', () => {
 
   it('round-trips ASCII-only keys (read the cheap way) and an empty cache', () => {
     const ascii: CacheSnapshot = { ...snapshot, files: [state], kept: [[a]] };
-    expect(parseCache(serializeCache(ascii, identity, 'p'), identity, 'p')).toEqual(ascii);
+    expect(plainSnapshot(parseCache(serializeCache(ascii, identity, 'p'), identity, 'p'))).toEqual(ascii);
     const empty: CacheSnapshot = { lastFetch: 0, files: [], kept: [], seenAnomalies: [] };
     expect(parseCache(serializeCache(empty, identity, 'p'), identity, 'p')).toEqual(empty);
   });
@@ -57,15 +61,16 @@ describe('disk cache format', () => {
     const odd: CacheSnapshot = { ...snapshot, files: [state, { ...second, records: [d, lone, other2] }], kept: [[a, c], [d, lone, other2]] };
     const back = parseCache(serializeCache(odd, identity, 'p'), identity, 'p')!;
     expect(back.files[1]!.records.map((r) => r.key)).toEqual([d.key, 'm\ud800\u0000r', 'm\udbff\u0000r']);
-    expect((decodeCacheFile(serializeCache(odd, identity, 'p'))!.head as { keys: string }).keys).toBe('utf16le');
-    expect((decodeCacheFile(serializeCache(snapshot, identity, 'p'))!.head as { keys: string }).keys).toBe('utf8');
+    const keysOf = (s: CacheSnapshot) => (decodeCacheFile(serializeCache(s, identity, 'p'))!.head as { segments: unknown[][] }).segments[0]![2];
+    expect(keysOf(odd)).toBe('utf16le');
+    expect(keysOf(snapshot)).toBe('utf8');
   });
 
   it('reads a buffer that does not start on an 8-byte boundary', () => {
     const bytes = serializeCache(snapshot, identity, 'p');
     const shifted = Buffer.concat([Buffer.alloc(3), bytes]).subarray(3);
     expect(shifted.byteOffset % 8).not.toBe(0);
-    expect(parseCache(shifted, identity, 'p')!.files).toEqual([state, second]);
+    expect(plain(parseCache(shifted, identity, 'p')!.files)).toEqual([state, second]);
   });
 
   it('starts with a fixed header: magic, byte order, version, head length', () => {
@@ -75,13 +80,15 @@ describe('disk cache format', () => {
     expect(le ? bytes.readUInt32LE(8) : bytes.readUInt32BE(8)).toBe(0x01020304);
     expect(le ? bytes.readUInt32LE(12) : bytes.readUInt32BE(12)).toBe(10);
     const headBytes = le ? bytes.readUInt32LE(16) : bytes.readUInt32BE(16);
-    expect(JSON.parse(bytes.toString('utf8', 24, 24 + headBytes))).toMatchObject({ sources: identity, prices: 'p', lastFetch: 1234, count: 4 });
+    expect(JSON.parse(bytes.toString('utf8', 24, 24 + headBytes))).toMatchObject({ sources: identity, prices: 'p', lastFetch: 1234, segments: [[4, 21, 'utf8', expect.any(Number), expect.any(Array)]] });
   });
 
   it('drops the kept lists when the price table changed, so costs are computed again', () => {
     const back = parseCache(serializeCache(snapshot, identity, 'prices-1'), identity, 'prices-2')!;
     expect(back.kept).toBeNull();
     expect(back.files).toEqual([state, second]);
+    // The records packed there carry the other table's costs: no file keeps a run to write as it is.
+    expect(back.files.map((f) => f.packed)).toEqual([undefined, undefined]);
   });
 
   it('refuses kept lists that are missing or not in file order rather than writing wrong flags', () => {
@@ -114,17 +121,21 @@ describe('disk cache format', () => {
   });
 
   it.each([
-    ['a record count that does not fit the rows', (h: any) => (h.count += 1)],
-    ['a row claiming one record more', (h: any) => ((h.files[0][8] += 1), (h.count += 1))],
-    ['fewer records than the files claim', (h: any) => ((h.files[1][8] = 0), (h.count -= 1))],
+    ['a segment record count that does not fit its bytes', (h: any) => (h.segments[0][0] += 1)],
+    ['a segment key length that does not fit its bytes', (h: any) => (h.segments[0][1] -= 1)],
+    ['another segment checksum', (h: any) => (h.segments[0][3] ^= 1)],
+    ['another kept bitmap checksum', (h: any) => (h.kept ^= 1)],
+    ['a row claiming one record more', (h: any) => (h.files[0][11] += 1)],
+    ['a run past the end of its segment', (h: any) => (h.files[1][10] = 4)],
+    ['a row naming a segment that is not there', (h: any) => (h.files[1][9] = 1)],
     ['a file row naming another file', (h: any) => (h.files[0][0] = '/a/projects/x.jsonl')],
-    ['a reference outside the string table', (h: any) => (h.files[0][10] = [])],
+    ['a reference outside the string table', (h: any) => (h.segments[0][4] = [])],
     ['a row of the wrong shape', (h: any) => (h.files[0][1] = '400')],
     ['a negative count', (h: any) => (h.files[0][6] = -1)],
     ['a flags key that is not text', (h: any) => (h.files[1][12] = 5)],
     ['a row longer than any format wrote', (h: any) => h.files[1].push('x')],
     ['no sources', (h: any) => delete h.sources],
-    ['an unknown key encoding', (h: any) => (h.keys = 'latin1')],
+    ['an unknown key encoding', (h: any) => (h.segments[0][2] = 'latin1')],
   ])('is unusable with %s', (_name, mutate) => {
     expect(withHead(mutate)).toBeNull();
   });
@@ -154,7 +165,8 @@ describe('disk cache file', () => {
       // What the write reports is the file now at the path, and what a read of it reports.
       expect(written).toEqual({ size: st.size, mtimeMs: st.mtimeMs, ino: st.ino });
       expect(await fs.readdir(path.dirname(target))).toEqual(['usage-cache.json']);
-      expect(await readCacheFile(target, identity, 'p')).toEqual({ snapshot, file: written });
+      const read = await readCacheFile(target, identity, 'p');
+      expect(read === 'missing' ? read : { ...read, snapshot: plainSnapshot(read.snapshot) }).toEqual({ snapshot: { ...snapshot, files: plain(snapshot.files) }, file: written });
     } finally {
       await fs.rm(dir, { recursive: true, force: true });
     }

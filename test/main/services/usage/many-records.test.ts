@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Pricing } from '../../../../main/services/usage/pricing.js';
+import { batchRecords } from '../../../../main/services/usage/packed-batch.js';
 import { unpackRecords } from '../../../../main/services/usage/record-pack.js';
 import type { FileRead } from '../../../../main/services/usage/scan-file.js';
 import { packReply } from '../../../../main/services/usage/scan-worker.js';
@@ -31,7 +32,7 @@ describe('a file with a quarter of a million requests', () => {
     const read = storeRead();
     const reply = packReply(7, [read], [], []);
     expect(reply.reads).toEqual([expect.objectContaining({ path: file, recordCount: COUNT, tailCount: 0 })]);
-    const back = unpackRecords(reply.packed);
+    const back = unpackRecords(batchRecords(reply.packed));
     expect(back).toHaveLength(COUNT);
     expect(back[COUNT - 1]).toEqual(read.records[COUNT - 1]);
   });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CacheHead } from '../../../../main/services/usage/cache-head.js';
 import { decodeCacheFile, parseCache, serializeCache } from '../../../../main/services/usage/disk-cache.js';
+import { RecordPacker } from '../../../../main/services/usage/record-pack.js';
 import { FRESH_MS, MONTHLY_FRESH_MS, STALE_LIMIT_MS, UsageService } from '../../../../main/services/usage/usage-service.js';
 import { UsageUnavailableError } from '../../../../main/services/usage/usage-errors.js';
 import { UsageViews } from '../../../../main/services/usage/usage-views.js';
@@ -237,6 +238,39 @@ describe('disk cache', () => {
     await h.service.whenIdle();
     await h.service.whenPersisted();
     expect((decodeCacheFile(await fs.readFile(h.ctx.paths.usageCache))!.head as { lastFetch: number }).lastFetch).toBe(h.clock.now());
+  });
+
+  it('a write after a small refresh packs the changed file only, before and after a restart', async () => {
+    h = await usageHarness();
+    const lines = (name: string, n: number) => Array.from({ length: n }, (_, i) => line(`${name}${i}`, 1));
+    await h.append('p/a.jsonl', lines('a', 40));
+    await h.append('p/b.jsonl', lines('b', 40));
+    const adds = vi.spyOn(RecordPacker.prototype, 'add');
+    try {
+      expect(await inputOf()).toBe(80);
+      await h.service.whenPersisted();
+      expect(adds).toHaveBeenCalledTimes(80); // read in this thread: packed once, by the first write
+      const refreshed = async (service: UsageService, input: number) => {
+        adds.mockClear();
+        h.clock.advance(FRESH_MS);
+        await service.summary(UTC);
+        await service.whenIdle();
+        expect((await service.summary(UTC)).inputTokens).toBe(input);
+        await service.whenPersisted();
+      };
+      await h.append('p/b.jsonl', [line('b40', 1)]);
+      await refreshed(h.service, 81);
+      expect(adds).toHaveBeenCalledTimes(41); // b again; a's records written as they were packed
+      const restarted = h.restart();
+      await h.append('p/a.jsonl', [line('a40', 1)]);
+      await refreshed(restarted, 82);
+      expect(adds).toHaveBeenCalledTimes(41); // a again; b's records written from the segment read
+      const bytes = await fs.readFile(h.ctx.paths.usageCache);
+      const head = decodeCacheFile(bytes)!.head as CacheHead;
+      expect(parseCache(bytes, head.sources, head.prices)!.files.map((f) => f.records.length)).toEqual([41, 41]);
+    } finally {
+      adds.mockRestore();
+    }
   });
 
   it('a corrupted cache is ignored and rebuilt by the next scan', async () => {
