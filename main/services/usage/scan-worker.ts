@@ -36,7 +36,7 @@ export function readAll(
   const failed: ScanReply['failed'] = [];
   for (const task of tasks) {
     try {
-      reads.push(task.agent === undefined ? readTranscript(task, scratch, pricing) : readAgentFile({ ...task, agent: task.agent }, pricing));
+      reads.push(task.agent === undefined ? readTranscript(task, scratch, pricing) : readAgentFile({ ...task, agent: task.agent }, pricing, scratch));
     } catch (err) {
       if (isNotFound(err)) missing.push(task.path);
       else failed.push({ path: task.path, message: err instanceof Error ? err.message : String(err) });
