@@ -1,6 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../../infra/worker-entry.js';
 import { unpackRecords } from './record-pack.js';
+import { unpackReads } from './read-pack.js';
 import type { FileRead, ReadTask } from './scan-file.js';
 import type { ScanReply, ScanRequest } from './scan-worker.js';
 import { appendAll } from './append-all.js';
@@ -123,12 +124,7 @@ export class ScanPool {
 }
 
 function collect(reply: ScanReply, result: PoolResult): void {
-  const records = unpackRecords(reply.packed);
-  let at = 0;
-  for (const { recordCount, tailCount, ...meta } of reply.reads) {
-    result.reads.push({ ...meta, records: records.slice(at, at + recordCount), tail: records.slice(at + recordCount, at + recordCount + tailCount) });
-    at += recordCount + tailCount;
-  }
+  appendAll(result.reads, unpackReads(reply.reads, unpackRecords(reply.packed)));
   appendAll(result.missing, reply.missing);
   appendAll(result.failed, reply.failed);
 }

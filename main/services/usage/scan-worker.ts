@@ -6,9 +6,7 @@ import { packRecords, type PackedRecords } from './record-pack.js';
 import { newScratch, readTranscript, type FileRead, type ReadTask } from './scan-file.js';
 import type { UsageRecord } from './types.js';
 import { appendAll } from './append-all.js';
-
-/** A FileRead without its records, which travel packed beside it. */
-export type FileReadMeta = Omit<FileRead, 'records' | 'tail'> & { recordCount: number; tailCount: number };
+import { packReads, type PackedReads } from './read-pack.js';
 
 export interface ScanRequest {
   id: number;
@@ -17,7 +15,7 @@ export interface ScanRequest {
 
 export interface ScanReply {
   id: number;
-  reads: FileReadMeta[];
+  reads: PackedReads;
   /** Files that vanished before they could be read. */
   missing: string[];
   /** Files that could not be read for another reason (kept as they were). */
@@ -48,11 +46,8 @@ export function readAll(
 /** One reply: the reads' records packed into typed arrays (one store file can hold 250 000+). */
 export function packReply(id: number, reads: readonly FileRead[], missing: string[], failed: ScanReply['failed']): ScanReply {
   const all: UsageRecord[] = [];
-  const metas = reads.map(({ records, tail, ...meta }) => {
-    appendAll(all, records, tail);
-    return { ...meta, recordCount: records.length, tailCount: tail.length };
-  });
-  return { id, reads: metas, missing, failed, packed: packRecords(all) };
+  for (const { records, tail } of reads) appendAll(all, records, tail);
+  return { id, reads: packReads(reads), missing, failed, packed: packRecords(all) };
 }
 
 if (parentPort) {
@@ -63,6 +58,6 @@ if (parentPort) {
     const { reads, missing, failed } = readAll(request.tasks, pricing, scratch);
     const reply = packReply(request.id, reads, missing, failed);
     const { packed } = reply;
-    port.postMessage(reply, [packed.numbers.buffer as ArrayBuffer, packed.refs.buffer as ArrayBuffer, packed.keyLengths.buffer as ArrayBuffer]);
+    port.postMessage(reply, [reply.reads.numbers.buffer as ArrayBuffer, packed.numbers.buffer as ArrayBuffer, packed.refs.buffer as ArrayBuffer, packed.keyLengths.buffer as ArrayBuffer]);
   });
 }
