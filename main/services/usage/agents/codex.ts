@@ -7,6 +7,8 @@ import { instant, isObject, parseJson, stem, text } from './fields.js';
 const FALLBACK_MODEL = 'gpt-5';
 /** What a line that counts, names the model or starts a session contains (agents write no space before a colon). */
 const RELEVANT = ['"token_count"', '"turn_context"', '"session_meta"', '"usage":'];
+/** The markers as one regular expression's source (they hold no special characters). */
+const MARKERS = RELEVANT.join('|');
 const LIVE = `${path.sep}sessions${path.sep}`;
 const ARCHIVED = `${path.sep}archived_sessions${path.sep}`;
 
@@ -155,7 +157,7 @@ export function readCodex(file: AgentFile): AgentFileRecords {
  * blank, so one that starts inside a line's span is inside its trimmed text.
  */
 class RelevantLines {
-  private readonly markers = new RegExp(RELEVANT.map((m) => m.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+  private readonly markers = new RegExp(MARKERS, 'g');
   private next = -1;
 
   constructor(private readonly all: string) {}
