@@ -11,7 +11,8 @@ type Priced = Pick<
  * rules (decisions §5). Unknown names cost 0; callers list them as `unpricedModels`.
  */
 export class Pricing {
-  private readonly found = new Map<string, ModelPrice | null>();
+  /** Per logged model name, what depends on the name only: its dated steps, else its price. */
+  private readonly byName = new Map<string, { steps: DatedStep[] | undefined; price: ModelPrice | null }>();
   private readonly entries: Map<string, ModelPrice>;
   private readonly dated: Map<string, DatedStep[]>;
   readonly tableId: string;
@@ -28,14 +29,17 @@ export class Pricing {
    */
   priceOf(model: string | null, at?: number): ModelPrice | null {
     if (model === null || model === SYNTHETIC_MODEL) return null;
-    const steps = this.dated.get(normaliseModelName(model));
-    if (steps !== undefined) return (steps.find((s) => s.until !== null && at !== undefined && at < s.until) ?? steps[steps.length - 1]!).price;
-    let price = this.found.get(model);
-    if (price === undefined) {
-      price = this.resolve(normaliseModelName(model));
-      this.found.set(model, price);
+    let known = this.byName.get(model);
+    if (known === undefined) {
+      // Normalising is a dozen regular expressions: once per name, not once per request.
+      const name = normaliseModelName(model);
+      const steps = this.dated.get(name);
+      known = { steps, price: steps === undefined ? this.resolve(name) : null };
+      this.byName.set(model, known);
     }
-    return price;
+    const steps = known.steps;
+    if (steps !== undefined) return (steps.find((s) => s.until !== null && at !== undefined && at < s.until) ?? steps[steps.length - 1]!).price;
+    return known.price;
   }
 
   /** False for names the table does not know; `<synthetic>` and missing names are not models. */

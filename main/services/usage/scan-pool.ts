@@ -2,6 +2,7 @@ import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../../infra/worker-entry.js';
 import { batchRecords } from './packed-batch.js';
 import { unpackRecords } from './record-pack.js';
+import { unpackReads } from './read-pack.js';
 import type { FileRead, ReadTask } from './scan-file.js';
 import type { ScanReply, ScanRequest } from './scan-worker.js';
 import { appendAll } from './append-all.js';
@@ -132,15 +133,13 @@ export class ScanPool {
 /** Unpacks a reply; each read keeps its run in the reply's batch, which the disk cache writes as it is. */
 function collect(reply: ScanReply, result: PoolResult): void {
   const batch = reply.packed;
-  const records = unpackRecords(batchRecords(batch));
+  const reads = unpackReads(reply.reads, unpackRecords(batchRecords(batch)));
   let at = 0;
-  for (const { recordCount, tailCount, ...meta } of reply.reads) {
-    const mine = records.slice(at, at + recordCount);
-    const tail = records.slice(at + recordCount, at + recordCount + tailCount);
-    const packed = { batch, first: at, records: recordCount, tail: tailCount, lists: [mine, tail] as const };
-    result.reads.push({ ...meta, records: mine, tail, packed });
-    at += recordCount + tailCount;
+  for (const read of reads) {
+    read.packed = { batch, first: at, records: read.records.length, tail: read.tail.length, lists: [read.records, read.tail] as const };
+    at += read.records.length + read.tail.length;
   }
+  appendAll(result.reads, reads);
   appendAll(result.missing, reply.missing);
   appendAll(result.failed, reply.failed);
 }

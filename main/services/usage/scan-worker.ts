@@ -7,9 +7,7 @@ import { packRecords } from './record-pack.js';
 import { newScratch, readTranscript, type FileRead, type ReadTask } from './scan-file.js';
 import type { UsageRecord } from './types.js';
 import { appendAll } from './append-all.js';
-
-/** A FileRead without its records, which travel packed beside it. */
-export type FileReadMeta = Omit<FileRead, 'records' | 'tail' | 'packed'> & { recordCount: number; tailCount: number };
+import { packReads, type PackedReads } from './read-pack.js';
 
 export interface ScanRequest {
   id: number;
@@ -18,7 +16,7 @@ export interface ScanRequest {
 
 export interface ScanReply {
   id: number;
-  reads: FileReadMeta[];
+  reads: PackedReads;
   /** Files that vanished before they could be read. */
   missing: string[];
   /** Files that could not be read for another reason (kept as they were). */
@@ -38,7 +36,7 @@ export function readAll(
   const failed: ScanReply['failed'] = [];
   for (const task of tasks) {
     try {
-      reads.push(task.agent === undefined ? readTranscript(task, scratch, pricing) : readAgentFile({ ...task, agent: task.agent }, pricing));
+      reads.push(task.agent === undefined ? readTranscript(task, scratch, pricing) : readAgentFile({ ...task, agent: task.agent }, pricing, scratch));
     } catch (err) {
       if (isNotFound(err)) missing.push(task.path);
       else failed.push({ path: task.path, message: err instanceof Error ? err.message : String(err) });
@@ -50,11 +48,8 @@ export function readAll(
 /** One reply: the reads' records packed into typed arrays (one store file can hold 250 000+), sealed as a disk cache segment. */
 export function packReply(id: number, reads: readonly FileRead[], missing: string[], failed: ScanReply['failed']): ScanReply {
   const all: UsageRecord[] = [];
-  const metas = reads.map(({ records, tail, ...meta }) => {
-    appendAll(all, records, tail);
-    return { ...meta, recordCount: records.length, tailCount: tail.length };
-  });
-  return { id, reads: metas, missing, failed, packed: sealBatch(packRecords(all)) };
+  for (const { records, tail } of reads) appendAll(all, records, tail);
+  return { id, reads: packReads(reads), missing, failed, packed: sealBatch(packRecords(all)) };
 }
 
 if (parentPort) {
@@ -65,7 +60,7 @@ if (parentPort) {
     const { reads, missing, failed } = readAll(request.tasks, pricing, scratch);
     const reply = packReply(request.id, reads, missing, failed);
     const { packed } = reply;
-    const buffers = [packed.numbers.buffer, packed.refs.buffer, packed.keyLengths.buffer, packed.keyBytes.buffer] as ArrayBuffer[];
+    const buffers = [reply.reads.numbers.buffer, packed.numbers.buffer, packed.refs.buffer, packed.keyLengths.buffer, packed.keyBytes.buffer] as ArrayBuffer[];
     port.postMessage(reply, buffers);
   });
 }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { Pricing } from '../pricing.js';
-import type { FileRead } from '../scan-file.js';
+import type { FileRead, Scratch } from '../scan-file.js';
 import { readsStore } from './agent.js';
 import { loaderOf } from './registry.js';
 import { storeStat } from './store-stat.js';
@@ -14,8 +14,9 @@ export const MAX_AGENT_FILE_BYTES = 256 * 1024 * 1024;
 /**
  * Reads one agent file whole into the scanner's shape. Its offset stays 0, so the next change
  * (an append included) reads it whole again: codex's deltas depend on every earlier line.
+ * With `scratch`, a file that fits is read by one read call into it (see textOf).
  */
-export function readAgentFile(task: { path: string; agent: string; flags?: string }, pricing: Pricing): FileRead {
+export function readAgentFile(task: { path: string; agent: string; flags?: string }, pricing: Pricing, scratch?: Scratch): FileRead {
   const loader = loaderOf(task.agent);
   if (loader === undefined) throw new Error(`no loader for agent ${task.agent}`);
   const fd = fs.openSync(task.path, 'r');
@@ -35,7 +36,7 @@ export function readAgentFile(task: { path: string; agent: string; flags?: strin
       read.oversized = 1;
       return read;
     }
-    const text = fs.readFileSync(fd, 'utf8');
+    const text = textOf(fd, stat.size, scratch);
     const found = loader.read({ path: task.path, text, mtimeMs: stat.mtimeMs, flags: task.flags ?? '' });
     for (const r of found.records) r.cost = pricing.costOf(r);
     read.records = found.records;
@@ -44,4 +45,16 @@ export function readAgentFile(task: { path: string; agent: string; flags?: strin
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/**
+ * The file's text. Most agent files are small (OpenCode writes one message a file): one read of
+ * size + 1 bytes into the scan's scratch buffer takes the whole file and shows its end, where
+ * readFileSync reads again to see the end and allocates a buffer per file. Decoding is the same
+ * (both replace invalid UTF-8 alike). A file that grew past its stat is read again whole.
+ */
+function textOf(fd: number, size: number, scratch: Scratch | undefined): string {
+  if (scratch === undefined || size + 1 > scratch.buffer.length) return fs.readFileSync(fd, 'utf8');
+  const n = fs.readSync(fd, scratch.buffer, 0, size + 1, 0);
+  return n > size ? fs.readFileSync(fd, 'utf8') : scratch.buffer.toString('utf8', 0, n);
 }

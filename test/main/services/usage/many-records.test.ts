@@ -3,6 +3,7 @@ import { Pricing } from '../../../../main/services/usage/pricing.js';
 import { batchRecords } from '../../../../main/services/usage/packed-batch.js';
 import { unpackRecords } from '../../../../main/services/usage/record-pack.js';
 import type { FileRead } from '../../../../main/services/usage/scan-file.js';
+import { unpackReads } from '../../../../main/services/usage/read-pack.js';
 import { packReply } from '../../../../main/services/usage/scan-worker.js';
 import { UsageStore } from '../../../../main/services/usage/usage-store.js';
 import { usageRecord } from '../../../fixtures/usage/lines.js';
@@ -31,9 +32,12 @@ describe('a file with a quarter of a million requests', () => {
   it('is packed for the trip back from a scan worker, and unpacks to the same requests', () => {
     const read = storeRead();
     const reply = packReply(7, [read], [], []);
-    expect(reply.reads).toEqual([expect.objectContaining({ path: file, recordCount: COUNT, tailCount: 0 })]);
     const back = unpackRecords(batchRecords(reply.packed));
     expect(back).toHaveLength(COUNT);
     expect(back[COUNT - 1]).toEqual(read.records[COUNT - 1]);
+    const [again, ...more] = unpackReads(reply.reads, back);
+    expect(more).toEqual([]);
+    expect(again).toMatchObject({ path: file, size: COUNT });
+    expect(again!.records).toHaveLength(COUNT);
   });
 });

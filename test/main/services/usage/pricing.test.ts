@@ -83,6 +83,25 @@ describe('Pricing', () => {
     expect(pricing.costOf({ ...tokens, timestamp: cutoff })).toBeCloseTo(0.00032035, 12);
   });
 
+  it('prices each request as a fresh table would while the model switches back and forth (the per-name memo)', () => {
+    const cutoff = Date.parse('2026-04-20T15:28:10.072Z');
+    const models = ['kimi-for-coding', 'gpt-5-codex-high', 'moonshot/kimi-for-coding', 'claude-sonnet-4-5-20250929', 'no-such-model', 'gemini-2.5-pro', 'GPT-5.1-Codex', 'kimi-for-coding'];
+    const shared = new Pricing();
+    for (let i = 0; i < 64; i++) {
+      const r = {
+        ...usageRecord({ model: models[i % models.length]!, fast: i % 3 === 0 }),
+        timestamp: i % 2 === 0 ? cutoff - 1 : cutoff + i,
+        inputTokens: 150_000 + i * 1_000,
+        outputTokens: 1_000 * i,
+        cacheReadTokens: 60_000,
+      };
+      expect(shared.costOf(r)).toBe(new Pricing().costOf(r));
+      expect(shared.priceOf(r.model, r.timestamp)?.name).toBe(new Pricing().priceOf(r.model, r.timestamp)?.name);
+    }
+    expect(shared.priceOf('kimi-for-coding', cutoff - 1)?.name).toBe('kimi-k2.5');
+    expect(shared.priceOf('kimi-for-coding', cutoff)?.name).toBe('kimi-k2.6');
+  });
+
   it('normalises only for the lookup', () => {
     expect(normaliseModelName('OpenRouter/Anthropic/Claude-Sonnet-4-5-20250929')).toBe('claude-sonnet-4-5');
   });

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { packReads, unpackReads } from '../../../../main/services/usage/read-pack.js';
+import type { FileRead } from '../../../../main/services/usage/scan-file.js';
+import { packReply } from '../../../../main/services/usage/scan-worker.js';
+import { batchRecords } from '../../../../main/services/usage/packed-batch.js';
+import { unpackRecords } from '../../../../main/services/usage/record-pack.js';
+import { usageRecord } from '../../../fixtures/usage/lines.js';
+
+const read = (path: string, o: Partial<FileRead>): FileRead => ({
+  path,
+  size: 0,
+  mtimeMs: 0,
+  ino: 0,
+  start: 0,
+  offset: 0,
+  records: [],
+  tail: [],
+  malformed: 0,
+  tailMalformed: 0,
+  oversized: 0,
+  fingerprint: '',
+  ...o,
+});
+
+describe('reads packed for the trip back from a scan worker', () => {
+  it('unpack to the same reads, each with its own records and tail, through a structured clone', () => {
+    const rec = (file: string, offset: number) => usageRecord({ file, offset, outputTokens: offset + 1 });
+    const reads = [
+      read('/a/one.jsonl', { size: 123456789012, mtimeMs: 1770233551253.4567, ino: 2 ** 52 + 3, start: 10, offset: 99, malformed: 2, tailMalformed: 1, fingerprint: 'f00d:12', records: [rec('/a/one.jsonl', 0), rec('/a/one.jsonl', 40)], tail: [rec('/a/one.jsonl', 99)] }),
+      read('/a/empty.json', { oversized: 1 }),
+      read('/b/ünï/msg_1.json', { size: 300, mtimeMs: 1, ino: 77, records: [rec('/b/ünï/msg_1.json', 0)] }),
+    ];
+    const reply = structuredClone(packReply(3, reads, ['/gone'], [{ path: '/bad', message: 'EISDIR' }]));
+    expect(unpackReads(reply.reads, unpackRecords(batchRecords(reply.packed)))).toEqual(reads);
+    expect(reply.missing).toEqual(['/gone']);
+  });
+
+  it('refuse arrays that do not fit together', () => {
+    const packed = packReads([read('/a', { records: [usageRecord({})] })]);
+    expect(() => unpackReads(packed, [])).toThrow('do not fit');
+    expect(() => unpackReads({ ...packed, paths: [] }, [])).toThrow('do not fit');
+  });
+});
