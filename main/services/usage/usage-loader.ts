@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../../infra/logger.js';
 import type { Pricing } from './pricing.js';
@@ -17,6 +16,7 @@ import { coldTask, EarlyReads, type TaggedFile } from './early-reads.js';
 import { byPath, joinInPathOrder } from './path-order.js';
 import { newProgress, ProgressTally, type ScanProgress } from './scan-progress.js';
 import { dropSecondPaths } from './second-paths.js';
+import { Picked, type AgentPlace } from './picked.js';
 
 export { newProgress, type ScanProgress };
 
@@ -386,45 +386,6 @@ export class UsageLoader {
 }
 
 type ReadResult = PoolResult & { usedWorkers: boolean };
-
-/** An enabled agent: its loader and dirs, with the roots to walk and its exact files (splitRoots). */
-type AgentPlace = { loader: AgentLoader; dirs: string[]; roots: readonly string[]; exact: readonly string[] };
-
-/** The files of the sources picked so far, one run per source run (the walk of a source, its stores). */
-class Picked {
-  readonly runs: TaggedFile[][];
-  readonly counts: Map<string, number>;
-  readonly exact = new Map<string, Set<string>>();
-  /** The paths taken; built only once two sources' places overlap (sources in folders of their own share no path). */
-  private seen: Set<string> | null = null;
-  private readonly places: string[];
-
-  constructor(claudeFiles: readonly FoundFile[], claudeRoots: readonly string[]) {
-    this.runs = [[...claudeFiles]];
-    this.counts = new Map([['claude', claudeFiles.length]]);
-    this.places = claudeFiles.length === 0 ? [] : [...claudeRoots];
-  }
-
-  /**
-   * The paths taken so far, to check the next source's files against; null when its places overlap
-   * no earlier one and its exact files are not below its own roots.
-   */
-  seenIfShared(roots: readonly string[], exact: readonly string[]): Set<string> | null {
-    const places = [...roots, ...exact];
-    const shared = places.some((p) => this.places.some((q) => within(p, q) || within(q, p))) || exact.some((e) => roots.some((r) => within(e, r)));
-    if (this.seen === null && shared) {
-      this.seen = new Set();
-      for (const run of this.runs) for (const f of run) this.seen.add(f.path);
-    }
-    appendAll(this.places, places);
-    return this.seen;
-  }
-}
-
-/** `file` is `dir` or below it. */
-function within(file: string, dir: string): boolean {
-  return file === dir || file.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
-}
 
 /** Small reads stay in this thread, yielding between files so requests keep flowing. */
 async function readInline(tasks: readonly SizedTask[], pricing: Pricing, done: Progressed, signal?: AbortSignal): Promise<ReadResult> {
