@@ -15,6 +15,8 @@ export interface FileRead {
   ino: number;
   /** With `ino`, tells a second path to a file already read (a cold scan finds files without a stat). */
   dev: number;
+  /** Hard links to the file: more than one, and it may have been found by a second path. */
+  nlink: number;
   start: number;
   /** End of the last complete line: an append is read from here. */
   offset: number;
@@ -77,6 +79,7 @@ export function readTranscript(task: ReadTask, scratch: Scratch, pricing: Pricin
       mtimeMs: stat.mtimeMs,
       ino: stat.ino,
       dev: stat.dev,
+      nlink: stat.nlink,
       start: task.start,
       offset: task.start,
       records: [],

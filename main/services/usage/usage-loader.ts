@@ -133,6 +133,7 @@ export class UsageLoader {
     for (const r of result.reads) ordered[at.get(r.path)!] = r;
     const reads: FileRead[] = [];
     const sources: Array<string | undefined> = [];
+    const statted: boolean[] = [];
     let unsizedBytes = 0;
     for (let i = 0; i < ordered.length; i++) {
       const r = ordered[i];
@@ -140,10 +141,11 @@ export class UsageLoader {
       reads.push(r);
       if (!hadUnsized) continue;
       sources.push(tasks[i]!.agent);
+      statted.push(tasks[i]!.bytes !== UNSIZED);
       if (tasks[i]!.bytes === UNSIZED) unsizedBytes += r.size - r.start;
     }
     if (!hadUnsized) return { reads, unfound: 0, unsizedBytes };
-    const { kept, dropped } = dropSecondPaths(reads, sources);
+    const { kept, dropped } = dropSecondPaths(reads, sources, statted);
     const counts = this.lastFound;
     for (const i of dropped) {
       const agent = sources[i] ?? 'claude';

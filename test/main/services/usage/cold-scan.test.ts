@@ -50,11 +50,10 @@ function coldLoader(places?: () => Promise<AgentPlaces>) {
 const outputs = (store: UsageStore) => store.kept().reduce((sum, r) => sum + r.outputTokens, 0);
 
 describe('a cold scan without a stat per file', () => {
-  it('reads a file found by two paths once (hard link, link and target), keeping the first in path order', async () => {
+  it('reads a file found by two hard links once, keeping the first in path order', async () => {
     await write('agent/projects/a/first.jsonl', line(1));
     const orig = await write('agent/projects/p/orig.jsonl', line(100));
     await fs.link(orig, path.join(dir, 'agent/projects/p/hard.jsonl'));
-    await fs.symlink(orig, path.join(dir, 'agent/projects/p/sym.jsonl'));
     await write('agent/projects/p/zz.jsonl', line(10_000));
     const { loader, store } = coldLoader();
     const report = await loader.scan();
@@ -62,6 +61,16 @@ describe('a cold scan without a stat per file', () => {
     expect([...store.files.keys()].map((p) => path.relative(path.join(dir, 'agent/projects'), p))).toEqual(['a/first.jsonl', 'p/hard.jsonl', 'p/zz.jsonl']);
     expect(outputs(store)).toBe(10_101);
     expect(loader.lastFound?.get('claude')).toBe(3);
+  });
+
+  it('reads a file found through a link and directly once, with no hard link to tell (the link was stat\'ed)', async () => {
+    await write('agent/projects/a/first.jsonl', line(1));
+    const target = await write('agent/projects/q/target.jsonl', line(100));
+    await fs.symlink(target, path.join(dir, 'agent/projects/q/link.jsonl'));
+    const { loader, store } = coldLoader();
+    expect(await loader.scan()).toMatchObject({ files: 2, filesRead: 2, usedWorkers: true });
+    expect([...store.files.keys()].map((p) => path.relative(path.join(dir, 'agent/projects'), p))).toEqual(['a/first.jsonl', 'q/link.jsonl']);
+    expect(outputs(store)).toBe(101);
   });
 
   it('takes a file gone between its listing and its read off the files found, and reads the rest', async () => {
