@@ -49,4 +49,12 @@ describe('joinInPathOrder', () => {
     const stores = run('/o/a/opencode.db', '/o/b/opencode.db', '/o/z.db');
     expect(joinInPathOrder([walked, stores]).map((f) => f.path)).toEqual(['/o/a/opencode.db', '/o/a/storage/1', '/o/a/storage/2', '/o/b/opencode.db', '/o/b/storage/1', '/o/z.db']);
   });
+
+  it('merges long interleaved runs as a sort would', () => {
+    const name = (i: number) => `/r/${String(i).padStart(4, '0')}`;
+    const evens = run(...Array.from({ length: 300 }, (_, i) => name(2 * i)));
+    const odds = run(...Array.from({ length: 200 }, (_, i) => name(2 * i + 1)));
+    const joined = joinInPathOrder([odds, evens]).map((f) => f.path);
+    expect(joined).toEqual([...evens, ...odds].map((f) => f.path).sort(byPath));
+  });
 });
