@@ -33,12 +33,18 @@ export async function openRegularFile(file: string): Promise<fs.FileHandle> {
 
 /** openRegularFile for synchronous readers (the usage scan's workers): the descriptor, to be closed by the caller. */
 export function openRegularFileSync(file: string): number {
+  return openRegularFileStatSync(file).fd;
+}
+
+/** openRegularFileSync with the descriptor's stat, which it takes anyway (a reader needs size and mtime). */
+export function openRegularFileStatSync(file: string): { fd: number; stat: fsSync.Stats } {
   const fd = fsSync.openSync(file, NON_BLOCKING);
   try {
-    if (!fsSync.fstatSync(fd).isFile()) throw new NotRegularFileError(file);
+    const stat = fsSync.fstatSync(fd);
+    if (!stat.isFile()) throw new NotRegularFileError(file);
+    return { fd, stat };
   } catch (err) {
     fsSync.closeSync(fd);
     throw err;
   }
-  return fd;
 }

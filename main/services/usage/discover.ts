@@ -2,12 +2,22 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { isNotFound } from '../../infra/file-stat.js';
+import { joinInPathOrder } from './path-order.js';
 
 export interface FoundFile {
   path: string;
+  /** UNSIZED when the walk did not stat the file (a cold scan): its read tells size, mtime and inode. */
   size: number;
   mtimeMs: number;
   ino: number;
+}
+
+/** The size, mtime and inode of a file found without a stat. */
+export const UNSIZED = -1;
+
+/** A file the walk did not stat: nothing known but its path. */
+export function unsized(file: string): FoundFile {
+  return { path: file, size: UNSIZED, mtimeMs: UNSIZED, ino: UNSIZED };
 }
 
 /** The agent's own transcript folder (Claude Code writes `{agentDir}/projects/<project>/<session>.jsonl`). */
@@ -32,16 +42,25 @@ export function usageRoots(agentDir: string, instancesDir: string): string[] {
  * Every `*.jsonl` below the roots at any depth, symlinks followed, loops and second paths to the
  * same file ignored, in path order. A missing root is empty data; a root that cannot be listed is
  * a failed scan. Sync calls in small batches: a stat costs microseconds, a promise round trip more.
+ *
+ * `sized` is asked before each regular file the listing shows: false leaves it UNSIZED, without a
+ * stat (a cold scan reads every file anyway and its read's fstat tells the rest; 140 000 stats were
+ * two thirds of a second of the main thread). Second paths to such a file are then only seen after
+ * the read (usage-loader.ts). Links, folders and roots are always stat'ed: loops and link targets.
  */
 export async function findTranscripts(
   roots: readonly string[],
   onFound?: (file: FoundFile) => void,
   accept: (file: string) => boolean = (file) => file.endsWith('.jsonl'),
   fileRoots = false,
+  sized: () => boolean = () => true,
 ): Promise<FoundFile[]> {
-  const walk = new Walk(onFound, accept, fileRoots);
-  for (const root of roots) await walk.root(root);
-  return walk.found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const walk = new Walk(onFound, accept, fileRoots, sized);
+  for (const root of roots) {
+    walk.found.push([]);
+    await walk.root(root);
+  }
+  return joinInPathOrder(walk.found);
 }
 
 /**
@@ -62,8 +81,13 @@ export function findStores(paths: readonly string[], onFound?: (file: FoundFile)
   return found;
 }
 
+/**
+ * Depth first, each folder's entries in name order with a folder's name taken as `name/`: the files
+ * come out in path order (`a-b` < `a/x` < `a.c`... as whole paths compare), with no sort of the list.
+ */
 class Walk {
-  readonly found: FoundFile[] = [];
+  /** One run per root, each in path order. */
+  readonly found: FoundFile[][] = [];
   private readonly seenDirs = new Set<string>();
   private readonly seenFiles = new Set<string>();
   private sinceYield = 0;
@@ -73,7 +97,8 @@ class Walk {
     private readonly onFound: ((file: FoundFile) => void) | undefined,
     private readonly accept: (file: string) => boolean,
     /** A root that is a file is read as it is (a file an agent's variable names), whatever its name. */
-    private readonly fileRoots = false,
+    private readonly fileRoots: boolean,
+    private readonly sized: () => boolean,
   ) {}
 
   async root(root: string): Promise<void> {
@@ -106,17 +131,27 @@ class Walk {
       if (isRoot) throw err;
       return; // vanished or unreadable below a root: skip that branch, keep the rest
     }
+    const prefix = dir.endsWith(path.sep) ? dir : dir + path.sep;
+    // Links are stat'ed first: where one sorts depends on whether it leads to a folder.
+    const targets = new Map<fs.Dirent, fs.Stats | null>();
+    for (const entry of entries) if (entry.isSymbolicLink()) targets.set(entry, statOrNull(prefix + entry.name));
+    const isDir = (e: fs.Dirent) => e.isDirectory() || (e.isSymbolicLink() && targets.get(e)?.isDirectory() === true);
+    entries.sort((a, b) => compareNames(a, b, isDir));
     for (const entry of entries) {
       if (++this.sinceYield >= 500) {
         this.sinceYield = 0;
         await yieldToLoop();
       }
-      const full = path.join(dir, entry.name);
+      const full = prefix + entry.name;
       if (entry.isDirectory() || entry.isSymbolicLink()) {
-        const target = statOrNull(full);
+        const target = entry.isDirectory() ? statOrNull(full) : targets.get(entry);
         if (target?.isDirectory()) await this.dir(full, target, false);
         else if (target?.isFile()) this.file(full, target);
       } else if (entry.isFile() && this.accept(full)) {
+        if (!this.sized()) {
+          this.add(unsized(full));
+          continue;
+        }
         // Only files the agent reads are stat'ed (opencode's storage holds many it does not).
         const target = statOrNull(full);
         if (target) this.file(full, target);
@@ -129,11 +164,29 @@ class Walk {
     const id = `${stat.dev}:${stat.ino}`;
     if (this.seenFiles.has(id)) return;
     this.seenFiles.add(id);
-    const found = { path: full, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino };
-    this.found.push(found);
+    this.add({ path: full, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino });
+  }
+
+  private add(found: FoundFile): void {
+    this.found.at(-1)!.push(found);
     this.onFound?.(found);
   }
 }
+
+/**
+ * Sibling entries in the order of the paths below them: a folder `a` sorts as `a/`, so the file
+ * `a.c` (`.` < `/`) comes before everything in `a`, and `a0` after. Only when one name starts the
+ * other does that differ from comparing the names (and is it asked whether one is a folder).
+ */
+function compareNames(a: fs.Dirent, b: fs.Dirent, isDir: (e: fs.Dirent) => boolean): number {
+  const x = a.name;
+  const y = b.name;
+  if (y.startsWith(x)) return x === y ? 0 : (isDir(a) ? SEP : -1) - y.charCodeAt(x.length);
+  if (x.startsWith(y)) return x.charCodeAt(y.length) - (isDir(b) ? SEP : -1);
+  return x < y ? -1 : 1;
+}
+
+const SEP = path.sep.charCodeAt(0);
 
 function statOrNull(file: string): fs.Stats | null {
   try {

@@ -7,13 +7,13 @@ import type { UsageRecord } from './types.js';
  * object per file cost the structured clone a dozen property names each (OpenCode: 122k files).
  */
 export interface PackedReads {
-  /** READ_NUM per read: size, mtimeMs, ino, start, offset, malformed, tailMalformed, oversized, records, tail records. */
+  /** READ_NUM per read: size, mtimeMs, ino, start, offset, malformed, tailMalformed, oversized, records, tail records, dev, nlink. */
   numbers: Float64Array;
   paths: string[];
   fingerprints: string[];
 }
 
-export const READ_NUM = 10;
+export const READ_NUM = 12;
 
 export function packReads(reads: readonly FileRead[]): PackedReads {
   const numbers = new Float64Array(reads.length * READ_NUM);
@@ -31,10 +31,19 @@ export function packReads(reads: readonly FileRead[]): PackedReads {
     numbers[n + 7] = r.oversized;
     numbers[n + 8] = r.records.length;
     numbers[n + 9] = r.tail.length;
+    numbers[n + 10] = r.dev;
+    numbers[n + 11] = r.nlink;
     paths.push(r.path);
     fingerprints.push(r.fingerprint);
   });
   return { numbers, paths, fingerprints };
+}
+
+/** The bytes the packed reads read (size less start, summed). */
+export function bytesRead(p: PackedReads): number {
+  let sum = 0;
+  for (let n = 0; n < p.numbers.length; n += READ_NUM) sum += p.numbers[n]! - p.numbers[n + 3]!;
+  return sum;
 }
 
 /** The reads again, each with its run of `records` (records first, then its tail, read after read). */
@@ -56,6 +65,8 @@ export function unpackReads(p: PackedReads, records: readonly UsageRecord[]): Fi
       malformed: p.numbers[n + 5]!,
       tailMalformed: p.numbers[n + 6]!,
       oversized: p.numbers[n + 7]!,
+      dev: p.numbers[n + 10]!,
+      nlink: p.numbers[n + 11]!,
       fingerprint: p.fingerprints[i]!,
       records: records.slice(at, at + recordCount),
       tail: records.slice(at + recordCount, at + recordCount + tailCount),

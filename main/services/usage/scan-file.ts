@@ -5,7 +5,7 @@ import { parseUsageLine } from './parse-line.js';
 import type { Pricing } from './pricing.js';
 import { toUsageRecord } from './record.js';
 import type { ParsedUsage, UsageRecord } from './types.js';
-import { openRegularFileSync } from '../../infra/foreign-file.js';
+import { openRegularFileStatSync, openRegularFileSync } from '../../infra/foreign-file.js';
 import type { PackedRun } from './packed-batch.js';
 
 /** What one read of one transcript found; `start` > 0 means only the part after `start` was read. */
@@ -14,6 +14,10 @@ export interface FileRead {
   size: number;
   mtimeMs: number;
   ino: number;
+  /** With `ino`, tells a second path to a file already read (a cold scan finds files without a stat). */
+  dev: number;
+  /** Hard links to the file: more than one, and it may have been found by a second path. */
+  nlink: number;
   start: number;
   /** End of the last complete line: an append is read from here. */
   offset: number;
@@ -72,14 +76,15 @@ export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 export function readTranscript(task: ReadTask, scratch: Scratch, pricing: Pricing, maxLineBytes = MAX_LINE_BYTES): FileRead {
   // Non-blocking, regular files only: a FIFO put in a transcript's place after the scan listed it
   // must not hang the worker (it is reported as failed, as an unreadable file is).
-  const fd = openRegularFileSync(task.path);
+  const { fd, stat } = openRegularFileStatSync(task.path);
   try {
-    const stat = fs.fstatSync(fd);
     const read: FileRead = {
       path: task.path,
       size: stat.size,
       mtimeMs: stat.mtimeMs,
       ino: stat.ino,
+      dev: stat.dev,
+      nlink: stat.nlink,
       start: task.start,
       offset: task.start,
       records: [],

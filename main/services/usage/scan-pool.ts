@@ -2,16 +2,21 @@ import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../../infra/worker-entry.js';
 import { batchRecords } from './packed-batch.js';
 import { unpackRecords } from './record-pack.js';
-import { unpackReads } from './read-pack.js';
+import { bytesRead, unpackReads } from './read-pack.js';
 import type { FileRead, ReadTask } from './scan-file.js';
 import type { ScanReply, ScanRequest } from './scan-worker.js';
 import { appendAll } from './append-all.js';
+import { UNSIZED } from './discover.js';
 
 export interface SizedTask extends ReadTask {
+  /** Bytes to read; UNSIZED (discover.ts) when a cold scan did not stat the file: its read tells. */
   bytes: number;
   /** What the file's state keeps of `flags` (agent-flags.ts); stays in this thread. */
   flagsKey?: string;
 }
+
+/** Heard per batch read: its files, the bytes read, and whether they were UNSIZED files (sizes learnt by reading). */
+export type Progressed = (files: number, bytes: number, unsized: boolean) => void;
 
 export interface PoolResult {
   reads: FileRead[];
@@ -21,6 +26,8 @@ export interface PoolResult {
 
 const BATCH_BYTES = 16 << 20;
 const BATCH_FILES = 64;
+/** Once the feed is ended, a batch of UNSIZED files takes at most this share of those left. */
+const TAIL_SHARE = 16;
 
 /**
  * Worker threads for large scans, so a cold scan of gigabytes uses every core and leaves the
@@ -36,7 +43,7 @@ export class ScanPool {
   constructor(readonly size: number) {}
 
   /** `done` hears of each batch answered: its file count and bytes (progress for the status endpoint). */
-  async read(tasks: readonly SizedTask[], done: (files: number, bytes: number) => void = () => undefined): Promise<PoolResult> {
+  async read(tasks: readonly SizedTask[], done: Progressed = () => undefined): Promise<PoolResult> {
     const feed = new TaskFeed();
     feed.add(tasks);
     feed.end();
@@ -47,7 +54,7 @@ export class ScanPool {
    * Reads the tasks of `feed` as they are added, until it is ended and drained. With `onReads`,
    * each answer's reads go there as it arrives (the result's `reads` stays empty).
    */
-  async readFeed(feed: TaskFeed, done: (files: number, bytes: number) => void = () => undefined, onReads?: (reads: FileRead[]) => void): Promise<PoolResult> {
+  async readFeed(feed: TaskFeed, done: Progressed = () => undefined, onReads?: (reads: FileRead[]) => void): Promise<PoolResult> {
     const workers = this.start();
     const result: PoolResult = { reads: [], missing: [], failed: [] };
     try {
@@ -78,12 +85,14 @@ export class ScanPool {
     await Promise.all(workers.map((w) => w.terminate()));
   }
 
-  private async drain(worker: Worker, feed: TaskFeed, result: PoolResult, done: (files: number, bytes: number) => void, onReads?: (reads: FileRead[]) => void): Promise<void> {
+  private async drain(worker: Worker, feed: TaskFeed, result: PoolResult, done: Progressed, onReads?: (reads: FileRead[]) => void): Promise<void> {
     let asked = await feed.take();
     let pending = this.askFor(worker, asked);
     while (pending !== null) {
       const reply = await pending;
-      done(asked.length, asked.reduce((sum, t) => sum + t.bytes, 0));
+      // A batch is all sized or all UNSIZED (TaskFeed); the latter's bytes are what was read.
+      const unsized = asked[0]!.bytes === UNSIZED;
+      done(asked.length, unsized ? bytesRead(reply.reads) : asked.reduce((sum, t) => sum + t.bytes, 0), unsized);
       // The worker starts its next batch before this one is unpacked, so it never waits for us.
       asked = await feed.take();
       pending = this.askFor(worker, asked);
@@ -147,9 +156,15 @@ function collect(reply: ScanReply, result: PoolResult): void {
 /**
  * Tasks for the workers, added while discovery still walks (a cold scan: the threads read one
  * agent's files while the next agent's folders are listed) and ended when it is done. Each added
- * run goes out largest file first. The tasks left are those from `next` on. (An index, not
- * `shift()`: shifting a queue of 100 000+ small files, as OpenCode's one file per message makes,
- * moved the whole array per file and took more time than reading them.)
+ * run goes out largest file first, then its UNSIZED files (not stat'ed) in the order given. The
+ * tasks left are those from `next` on. (An index, not `shift()`: shifting a queue of 100 000+
+ * small files, as OpenCode's one file per message makes, moved the whole array per file and took
+ * more time than reading them.)
+ *
+ * A batch holds sized or UNSIZED files, never both: up to 16 MiB or 64 files of the first, 64 of
+ * the second. With sizes unknown the threads cannot be given equal bytes, so once the feed is ended
+ * a batch takes at most a sixteenth of the files left: the last batches are a file or two each,
+ * and the thread that drew a large file does not finish long after the other.
  */
 export class TaskFeed {
   private readonly tasks: SizedTask[] = [];
@@ -159,7 +174,9 @@ export class TaskFeed {
 
   add(tasks: readonly SizedTask[]): void {
     if (this.ended) throw new Error('tasks added to an ended feed');
-    appendAll(this.tasks, [...tasks].sort((a, b) => b.bytes - a.bytes));
+    const sized = tasks.filter((t) => t.bytes !== UNSIZED);
+    appendAll(this.tasks, sized.sort((a, b) => b.bytes - a.bytes));
+    if (sized.length < tasks.length) appendAll(this.tasks, sized.length === 0 ? tasks : tasks.filter((t) => t.bytes === UNSIZED));
     this.wake();
   }
 
@@ -172,9 +189,14 @@ export class TaskFeed {
   async take(): Promise<SizedTask[]> {
     while (this.next >= this.tasks.length && !this.ended) await new Promise<void>((resolve) => this.waiting.push(resolve));
     const batch: SizedTask[] = [];
-    let bytes = 0;
     const { tasks } = this;
-    while (this.next < tasks.length && batch.length < BATCH_FILES && (batch.length === 0 || bytes + tasks[this.next]!.bytes <= BATCH_BYTES)) {
+    if (this.next < tasks.length && tasks[this.next]!.bytes === UNSIZED) {
+      const most = this.ended ? Math.max(1, Math.min(BATCH_FILES, Math.floor((tasks.length - this.next) / TAIL_SHARE))) : BATCH_FILES;
+      while (this.next < tasks.length && batch.length < most && tasks[this.next]!.bytes === UNSIZED) batch.push(tasks[this.next++]!);
+      return batch;
+    }
+    let bytes = 0;
+    while (this.next < tasks.length && batch.length < BATCH_FILES && tasks[this.next]!.bytes !== UNSIZED && (batch.length === 0 || bytes + tasks[this.next]!.bytes <= BATCH_BYTES)) {
       const task = tasks[this.next++]!;
       batch.push(task);
       bytes += task.bytes;

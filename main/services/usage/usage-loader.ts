@@ -6,14 +6,20 @@ import { readsStore, type AgentLoader } from './agents/agent.js';
 import { WatchedDiscovery, type Source } from './watched-discovery.js';
 import type { TreeLook, WatchedTree } from './watched-tree.js';
 import { storeStat } from './agents/store-stat.js';
-import { findStores, findTranscripts, usageRoots, type FoundFile } from './discover.js';
+import { findStores, findTranscripts, UNSIZED, usageRoots, type FoundFile } from './discover.js';
 import { fingerprintMatches, newScratch, type FileRead } from './scan-file.js';
-import { TaskFeed, type PoolResult, type ScanPool, type SizedTask } from './scan-pool.js';
+import type { PoolResult, Progressed, ScanPool, SizedTask } from './scan-pool.js';
 import { readAll } from './scan-worker.js';
 import type { UsageStore } from './usage-store.js';
 import { appendAll } from './append-all.js';
-import { ColdStage } from './cold-stage.js';
+import { coldTask, EarlyReads, type TaggedFile } from './early-reads.js';
+import { byPath, joinInPathOrder } from './path-order.js';
+import { newProgress, ProgressTally, type ScanProgress } from './scan-progress.js';
+import { dropSecondPaths } from './second-paths.js';
+import { Picked, type AgentPlace } from './picked.js';
 import { AgentFlags } from './agent-flags.js';
+
+export { newProgress, type ScanProgress };
 
 export interface LoaderOptions {
   agentDir: string;
@@ -37,17 +43,6 @@ export interface AgentPlaces {
 }
 
 const isTranscript = (file: string) => file.endsWith('.jsonl');
-
-/** A found file with the agent that wrote it (undefined: a Claude Code transcript), its flags and their key (agent-flags.ts). */
-type TaggedFile = FoundFile & { agent?: string; flags?: string; flagsKey?: string };
-
-/** How far a running scan is: files and bytes read of those it has to read (totals grow during discovery). */
-export interface ScanProgress {
-  filesDone: number;
-  filesTotal: number;
-  bytesDone: number;
-  bytesTotal: number;
-}
 
 /**
  * TEST ONLY: `SWITCHBOARD_TEST_SCAN_DELAY_MS` makes each in-thread file read wait that long, so
@@ -85,9 +80,10 @@ export class UsageLoader {
   async scan(progress: ScanProgress = newProgress(), signal?: AbortSignal): Promise<ScanReport> {
     let found: TaggedFile[];
     let gone: string[] | null;
-    const early = this.earlyReads(progress);
+    const tally = new ProgressTally(progress);
+    const early = this.o.pool === null || this.o.store.files.size > 0 || this.watched !== null ? null : new EarlyReads(this.o.pool, tally);
     try {
-      ({ found, removed: gone } = await this.discover(this.onFound(progress, early), early?.add));
+      ({ found, removed: gone } = await this.discover(this.onFound(tally, early), early));
     } catch (err) {
       early?.feed.end();
       await this.o.pool?.close(); // it may have been started early (its reading, if any, is dropped)
@@ -98,44 +94,78 @@ export class UsageLoader {
       await this.o.pool?.close();
     }
     signal?.throwIfAborted();
-    const { tasks, removed } = this.plan(found, gone);
-    const bytes = tasks.reduce((sum, t) => sum + t.bytes, 0);
-    progress.filesTotal = tasks.length;
-    progress.bytesTotal = bytes;
+    const { tasks, removed } = this.plan(found, gone, early);
+    let bytes = 0;
+    let unsized = 0;
+    for (const t of tasks) {
+      if (t.bytes === UNSIZED) unsized++;
+      else bytes += t.bytes;
+    }
+    tally.planned(tasks.length, bytes, unsized);
     early?.feed.end();
     const useWorkers = early?.reading != null || (this.o.pool !== null && bytes >= this.o.workerThresholdBytes);
     if (!useWorkers) await this.o.pool?.close(); // started early for bytes that turned out to be known
-    const done = (files: number, read: number) => {
-      progress.filesDone += files;
-      progress.bytesDone += read;
-    };
+    const done: Progressed = (files, read, learnt) => tally.read(files, read, learnt);
     const result = useWorkers ? await this.readInWorkers(tasks, done, signal, early ?? undefined) : await readInline(tasks, this.o.pricing, done, signal);
     signal?.throwIfAborted();
     for (const f of result.failed) this.o.logger.warn(`usage: cannot read ${f.path}: ${f.message}`);
-    if (result.usedWorkers && early?.reading != null) {
-      // The threads' reads were staged as they came (the store is empty: nothing to remove).
-      early.stage.add(result.reads);
-      for (const t of tasks) {
-        const state = t.flagsKey === undefined ? undefined : early.stage.states.get(t.path);
-        if (state !== undefined) state.flagsKey = t.flagsKey!; // the flags it was read with, for the next plan()
-      }
-      this.o.store.adopt(early.stage, tasks.map((t) => t.path));
-      return { files: found.length, filesRead: early.stage.states.size, bytesRead: bytes, usedWorkers: true, changesOnly: false };
-    }
-    // Path order (the tasks' order) whichever thread read what, so sums are added up in the same
-    // order every time. Put in place by index: a comparison sort of 140 000 paths that arrive
-    // largest file first took over a second (long shared prefixes, profiled at 1 GiB).
-    const at = new Map(tasks.map((t, i) => [t.path, i]));
-    const ordered = new Array<FileRead | undefined>(tasks.length);
-    for (const r of result.reads) {
-      const i = at.get(r.path)!;
-      ordered[i] = r;
+    // A cold scan's reads were staged as the threads answered (EarlyReads.stage); the store is empty.
+    const stage = result.usedWorkers && early?.reading != null ? early.stage : null;
+    stage?.add(result.reads); // none, from the pool; any a reader handed back all the same
+    const byPath = stage?.reads ?? new Map(result.reads.map((r) => [r.path, r]));
+    const { reads, unfound, unsizedBytes } = this.inPathOrder(tasks, byPath, result.missing, unsized > 0);
+    if (stage !== null) this.o.store.adopt(reads, reads.length === stage.reads.size ? stage.index : null); // null: second paths dropped, whose requests the index holds
+    else this.o.store.apply(reads, [...removed, ...result.missing.filter((p) => this.o.store.files.has(p))]);
+    return {
+      files: gone === null ? found.length - unfound : this.o.store.files.size,
+      filesRead: reads.length,
+      bytesRead: bytes + unsizedBytes,
+      usedWorkers: result.usedWorkers,
+      changesOnly: gone !== null,
+    };
+  }
+
+  /**
+   * The reads in path order (the tasks' order) whichever thread read what, so sums are added up
+   * in the same order every time. Put in place by index: a comparison sort of 140 000 paths that
+   * arrive largest file first took over a second (long shared prefixes, profiled at 1 GiB). With
+   * UNSIZED files (not stat'ed: a cold scan), a second path to a file already read is dropped now,
+   * and it and any such file gone before its read are taken off the files found (`unfound`).
+   */
+  private inPathOrder(tasks: readonly SizedTask[], byPath: ReadonlyMap<string, FileRead>, missing: readonly string[], hadUnsized: boolean): { reads: FileRead[]; unfound: number; unsizedBytes: number } {
+    const ordered = tasks.map((t) => byPath.get(t.path));
+    const reads: FileRead[] = [];
+    const sources: Array<string | undefined> = [];
+    const statted: boolean[] = [];
+    let unsizedBytes = 0;
+    for (let i = 0; i < ordered.length; i++) {
+      const r = ordered[i];
+      if (r === undefined) continue;
+      reads.push(r);
       const key = tasks[i]!.flagsKey;
       if (key !== undefined) r.flagsKey = key; // the flags it was read with, for the next plan()
+      if (!hadUnsized) continue;
+      sources.push(tasks[i]!.agent);
+      statted.push(tasks[i]!.bytes !== UNSIZED);
+      if (tasks[i]!.bytes === UNSIZED) unsizedBytes += r.size - r.start;
     }
-    result.reads = ordered.filter((r): r is FileRead => r !== undefined);
-    this.o.store.apply(result.reads, [...removed, ...result.missing.filter((p) => this.o.store.files.has(p))]);
-    return { files: gone === null ? found.length : this.o.store.files.size, filesRead: result.reads.length, bytesRead: bytes, usedWorkers: result.usedWorkers, changesOnly: gone !== null };
+    if (!hadUnsized) return { reads, unfound: 0, unsizedBytes };
+    const { kept, dropped } = dropSecondPaths(reads, sources, statted);
+    const counts = this.lastFound;
+    for (const i of dropped) {
+      const agent = sources[i] ?? 'claude';
+      counts?.set(agent, (counts.get(agent) ?? 1) - 1);
+    }
+    let unfound = dropped.length;
+    const taskOf = missing.length === 0 ? null : new Map(tasks.map((t) => [t.path, t]));
+    for (const p of missing) {
+      const task = taskOf!.get(p)!;
+      if (task.bytes !== UNSIZED) continue; // found by a stat, as any scan counts it
+      const agent = task.agent ?? 'claude';
+      counts?.set(agent, (counts.get(agent) ?? 1) - 1);
+      unfound++;
+    }
+    return { reads: kept, unfound, unsizedBytes };
   }
 
   /**
@@ -143,60 +173,25 @@ export class UsageLoader {
    * enough bytes this store has not read (a cold scan: after the first few dozen files), so
    * their start-up (tens of milliseconds) overlaps the rest of the walk instead of following it.
    */
-  private onFound(progress: ScanProgress, early: EarlyReads | null): (f: FoundFile) => void {
+  private onFound(tally: ProgressTally, early: EarlyReads | null): (f: FoundFile) => void {
     const pool = this.o.pool;
+    const files = this.o.store.files;
     let unread = 0;
     return (f) => {
-      const known = this.o.store.files.get(f.path);
+      // Discovery's estimate, so a UI has totals to show while the walk runs; plan() sets the exact ones.
+      if (f.size === UNSIZED) {
+        tally.found(UNSIZED); // only found once the threads read (EarlyReads.sized)
+        return;
+      }
+      const known = files.size === 0 ? undefined : files.get(f.path);
       const fresh = Math.max(0, f.size - (known !== undefined && known.ino === f.ino ? known.size : 0));
       unread += fresh;
-      // Discovery's estimate, so a UI has totals to show while the walk runs; plan() sets the exact ones.
-      if (fresh > 0) {
-        progress.filesTotal++;
-        progress.bytesTotal += fresh;
-      }
+      if (fresh > 0) tally.found(fresh);
       if (pool !== null && unread >= this.o.workerThresholdBytes) {
         pool.start();
         early?.begin();
       }
     };
-  }
-
-  /**
-   * A cold scan (nothing read yet, no watches) reads in the threads while discovery walks on:
-   * each source's files, once listed and tagged, are the tasks plan() would make of them (every
-   * file, whole), and go to the threads as soon as they started; the walk of a gigabyte's 140 000
-   * files took a quarter of the scan with both threads idle. null when the scan is not cold.
-   */
-  private earlyReads(progress: ScanProgress): EarlyReads | null {
-    const pool = this.o.pool;
-    if (pool === null || this.o.store.files.size > 0 || this.watched !== null) return null;
-    const feed = new TaskFeed();
-    const held: SizedTask[] = [];
-    const early: EarlyReads = {
-      feed,
-      stage: new ColdStage(),
-      reading: null,
-      done: { files: 0, bytes: 0 },
-      begin: () => {
-        if (early.reading !== null) return;
-        const progressed = (files: number, bytes: number) => {
-          early.done.files += files;
-          early.done.bytes += bytes;
-          progress.filesDone += files;
-          progress.bytesDone += bytes;
-        };
-        early.reading = pool.readFeed(feed, progressed, (reads) => early.stage.add(reads));
-        early.reading.catch(() => undefined); // awaited (or given up on) by scan()
-        feed.add(held.splice(0));
-      },
-      add: (files) => {
-        const tasks = files.map(coldTask);
-        if (early.reading === null) appendAll(held, tasks);
-        else feed.add(tasks);
-      },
-    };
-    return early;
   }
 
   /** Files found per agent id by the last scan (what `GET /api/usage/agents` shows); null before one. */
@@ -231,7 +226,7 @@ export class UsageLoader {
    * With watches (`watchFiles`), only the files in directories that changed are returned, with the
    * files gone in `removed` (null: `found` is every file, anything else known is gone).
    */
-  private async discover(onFound: (f: FoundFile) => void, onSource?: (files: readonly TaggedFile[]) => void): Promise<{ found: TaggedFile[]; removed: string[] | null }> {
+  private async discover(onFound: (f: FoundFile) => void, early: EarlyReads | null): Promise<{ found: TaggedFile[]; removed: string[] | null }> {
     const places = (await this.o.places?.()) ?? { claude: true, agents: [] };
     const agents = places.agents.map(({ loader, dirs }) => ({ loader, dirs, ...splitRoots(loader, dirs) }));
     const warn = (id: string, err: unknown) => this.o.logger.warn(`usage: cannot list ${id} logs: ${err instanceof Error ? err.message : String(err)}`);
@@ -252,53 +247,61 @@ export class UsageLoader {
         const claudeFiles = claude === null ? [] : claude.look.full ? claude.look.files : claude.tree.all();
         for (const f of claudeFiles) onFound(f);
         for (const list of lists) for (const f of list) onFound(f);
-        return { found: this.assemble(claudeFiles, agents.map((a, i) => ({ ...a, files: lists[i]! }))), removed: null };
+        const picked = new Picked(claudeFiles, usageRoots(this.o.agentDir, this.o.instancesDir));
+        agents.forEach((a, i) => this.pick(picked, a, [lists[i]!]));
+        return { found: this.finish(picked, false), removed: null };
       }
     }
-    const claudeFiles = places.claude ? await findTranscripts(usageRoots(this.o.agentDir, this.o.instancesDir), onFound) : [];
-    const picked = new Picked(claudeFiles);
-    onSource?.(claudeFiles);
+    const sized = early?.sized;
+    const claudeRoots = usageRoots(this.o.agentDir, this.o.instancesDir);
+    const claudeFiles = places.claude ? await findTranscripts(claudeRoots, onFound, undefined, false, sized) : [];
+    const picked = new Picked(claudeFiles, claudeRoots);
+    early?.add(claudeFiles);
     for (const a of agents) {
       let mine: FoundFile[] = [];
       try {
-        mine = await findTranscripts(a.roots, onFound, a.loader.accepts);
+        mine = await findTranscripts(a.roots, onFound, a.loader.accepts, false, sized);
       } catch (err) {
         warn(a.loader.id, err);
       }
-      // Picked first: `onSource?.(…)` without a listener would not evaluate its argument.
-      const taken = this.pick(picked, { ...a, files: [...mine, ...findStores(a.exact, onFound)] });
-      onSource?.(taken);
+      const runs = this.pick(picked, a, [mine, findStores(a.exact, onFound).sort(byPath)]);
+      for (const run of runs) early?.add(run);
     }
-    return { found: this.finish(picked), removed: null };
+    return { found: this.finish(picked, true), removed: null };
   }
 
-  /** Every file found, tagged with its agent, a file found twice kept for the first source, in path order. */
-  private assemble(claudeFiles: readonly FoundFile[], agents: ReadonlyArray<AgentFiles>): TaggedFile[] {
-    const picked = new Picked(claudeFiles);
-    for (const a of agents) this.pick(picked, a);
-    return this.finish(picked);
-  }
-
-  /** One agent's files added to `picked` (a file an earlier source has is skipped); returns those it took, tagged. */
-  private pick(picked: Picked, { loader, dirs, exact, files }: AgentFiles): TaggedFile[] {
+  /**
+   * One agent's files (`runs`) added to `picked`, tagged; a path an earlier source has is skipped
+   * (looked up only when their roots overlap). Returns the runs it took.
+   */
+  private pick(picked: Picked, { loader, dirs, roots, exact }: AgentPlace, runs: ReadonlyArray<readonly FoundFile[]>): TaggedFile[][] {
+    const files = runs.length === 1 ? runs[0]! : runs.flat();
     const chosen = loader.choose?.(files.map((f) => f.path));
     const flags = this.flagState.read(loader, dirs);
-    const mine: TaggedFile[] = [];
-    for (const f of files) {
-      if (picked.seen.has(f.path) || (chosen !== undefined && !chosen.has(f.path))) continue;
-      picked.seen.add(f.path);
-      mine.push(this.tag(f, loader, flags));
-    }
-    appendAll(picked.found, mine);
-    picked.counts.set(loader.id, mine.length);
-    picked.exact.set(loader.id, new Set(files.filter((f) => exact.includes(f.path)).map((f) => f.path)));
-    return mine;
+    const seen = picked.seenIfShared(roots, exact);
+    const taken = runs.map((run) => {
+      const mine: TaggedFile[] = [];
+      for (const f of run) {
+        if (chosen !== undefined && !chosen.has(f.path)) continue;
+        if (seen !== null) {
+          if (seen.has(f.path)) continue;
+          seen.add(f.path);
+        }
+        mine.push(this.tag(f, loader, flags));
+      }
+      picked.runs.push(mine);
+      return mine;
+    });
+    picked.counts.set(loader.id, taken.reduce((n, run) => n + run.length, 0));
+    picked.exact.set(loader.id, new Set(exact.length === 0 ? [] : files.filter((f) => exact.includes(f.path)).map((f) => f.path)));
+    return taken;
   }
 
-  private finish(picked: Picked): TaggedFile[] {
+  /** `walked`: each run is in path order (a walk's); else the runs are sorted as a whole. */
+  private finish(picked: Picked, walked: boolean): TaggedFile[] {
     this.lastFound = picked.counts;
     this.lastExact = picked.exact;
-    return picked.found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return walked ? joinInPathOrder(picked.runs) : picked.runs.flat().sort(byPath);
   }
 
   /** Per agent, the stores and named files found by the last scan (a watched scan tells which of them went). */
@@ -338,15 +341,22 @@ export class UsageLoader {
     });
     for (const f of found) onFound(f);
     this.lastFound = counts;
-    return { found: found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)), removed };
+    return { found: found.sort(byPath), removed };
   }
 
   private tag(f: FoundFile, loader: AgentLoader, flags: string): TaggedFile {
-    return { ...f, ...(readsStore(loader, f.path) ? storeStat(f.path, f) : {}), agent: loader.id, flags, flagsKey: this.flagState.key(loader, f.path, flags) };
+    const flagsKey = this.flagState.key(loader, f.path, flags);
+    if (f.size === UNSIZED || !readsStore(loader, f.path)) return { path: f.path, size: f.size, mtimeMs: f.mtimeMs, ino: f.ino, agent: loader.id, flags, flagsKey };
+    const { size, mtimeMs } = storeStat(f.path, f);
+    return { path: f.path, size, mtimeMs, ino: f.ino, agent: loader.id, flags, flagsKey };
   }
 
-  /** `gone`: the files known to be gone (a watched scan); null: `found` is every file and the rest is gone. */
-  private plan(found: readonly TaggedFile[], gone: readonly string[] | null): { tasks: SizedTask[]; removed: string[] } {
+  /**
+   * `gone`: the files known to be gone (a watched scan); null: `found` is every file and the rest is
+   * gone. With nothing read yet every file is read whole: the tasks a cold scan gave the threads.
+   */
+  private plan(found: readonly TaggedFile[], gone: readonly string[] | null, early: EarlyReads | null): { tasks: SizedTask[]; removed: string[] } {
+    if (gone === null && this.o.store.files.size === 0) return { tasks: early?.tasks(found) ?? found.map(coldTask), removed: [] };
     const tasks: SizedTask[] = [];
     const present = new Set<string>();
     for (const f of found) {
@@ -367,65 +377,30 @@ export class UsageLoader {
   }
 
   private async readInWorkers(tasks: SizedTask[], done: Progressed, signal?: AbortSignal, early?: EarlyReads): Promise<ReadResult> {
-    let reported = { files: 0, bytes: 0 };
+    let reported = { files: 0, bytes: 0, unsizedFiles: 0, unsizedBytes: 0 };
     try {
       if (early?.reading != null) {
         reported = early.done;
         return { ...(await early.reading), usedWorkers: true };
       }
       return {
-        ...(await this.o.pool!.read(tasks, (files, bytes) => {
-          reported = { files: reported.files + files, bytes: reported.bytes + bytes };
-          done(files, bytes);
+        ...(await this.o.pool!.read(tasks, (files, bytes, unsized) => {
+          reported = { ...reported, files: reported.files + files, bytes: reported.bytes + bytes };
+          done(files, bytes, unsized);
         })),
         usedWorkers: true,
       };
     } catch (err) {
       signal?.throwIfAborted(); // the pool was closed for a stop: no fallback read
       this.o.logger.warn(`usage: scan workers failed (${err instanceof Error ? err.message : String(err)}); reading in the main thread`);
-      done(-reported.files, -reported.bytes); // read again from the start
+      done(-reported.files, -reported.bytes, false); // read again from the start
+      done(-reported.unsizedFiles, -reported.unsizedBytes, true);
       return readInline(tasks, this.o.pricing, done, signal);
     }
   }
 }
 
-export function newProgress(): ScanProgress {
-  return { filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0 };
-}
-
 type ReadResult = PoolResult & { usedWorkers: boolean };
-
-/** A cold scan's reads started during discovery (`earlyReads`). */
-interface EarlyReads {
-  feed: TaskFeed;
-  /** The files read so far, staged for the store (adopted when the scan completes). */
-  stage: ColdStage;
-  /** The threads' reading, once enough bytes were found to start them. */
-  reading: Promise<PoolResult> | null;
-  done: { files: number; bytes: number };
-  begin: () => void;
-  add: (files: readonly TaggedFile[]) => void;
-}
-
-type AgentFiles = { loader: AgentLoader; dirs: string[]; exact: readonly string[]; files: readonly FoundFile[] };
-
-/** The files of the sources picked so far (assemble, and a walk that reads as it goes). */
-class Picked {
-  readonly found: TaggedFile[];
-  readonly seen: Set<string>;
-  readonly counts: Map<string, number>;
-  readonly exact = new Map<string, Set<string>>();
-  constructor(claudeFiles: readonly FoundFile[]) {
-    this.found = [...claudeFiles];
-    this.seen = new Set(claudeFiles.map((f) => f.path));
-    this.counts = new Map([['claude', claudeFiles.length]]);
-  }
-}
-
-/** The task plan() makes of a file when nothing has been read (a cold scan): the whole file. */
-function coldTask(f: TaggedFile): SizedTask {
-  return f.agent !== undefined ? { path: f.path, start: 0, bytes: f.size, agent: f.agent, flags: f.flags, flagsKey: f.flagsKey } : { path: f.path, start: 0, bytes: f.size };
-}
 
 /**
  * The changed files a choosing agent still counts. No file came or went (else the scan is not
@@ -446,7 +421,6 @@ function othersOf(loader: AgentLoader, tree: WatchedTree, look: TreeLook): Found
   const chosen = loader.choose?.(all.map((f) => f.path));
   return all.filter((f) => !listed.has(f.path) && (chosen === undefined || chosen.has(f.path)));
 }
-type Progressed = (files: number, bytes: number) => void;
 
 /** Small reads stay in this thread, yielding between files so requests keep flowing. */
 async function readInline(tasks: readonly SizedTask[], pricing: Pricing, done: Progressed, signal?: AbortSignal): Promise<ReadResult> {
@@ -459,7 +433,8 @@ async function readInline(tasks: readonly SizedTask[], pricing: Pricing, done: P
     appendAll(out.reads, one.reads);
     appendAll(out.missing, one.missing);
     appendAll(out.failed, one.failed);
-    done(1, task.bytes);
+    const unsized = task.bytes === UNSIZED;
+    done(1, unsized ? one.reads.reduce((sum, r) => sum + r.size - r.start, 0) : task.bytes, unsized);
     if (delayMs > 0) await sleep(delayMs);
     else await yieldToLoop();
   }

@@ -1,4 +1,3 @@
-import type { ColdStage } from './cold-stage.js';
 import { DedupIndex, fileWinners } from './dedupe.js';
 import type { Pricing } from './pricing.js';
 import type { PackedRun } from './packed-batch.js';
@@ -93,19 +92,16 @@ export class UsageStore {
   }
 
   /**
-   * Takes a cold scan's files (cold-stage.ts) into this empty store, in the order of `paths` (path
-   * order, as apply() would have them); paths without a state (a file gone before it was read) are
-   * skipped. The stage's index decides which requests are kept.
+   * Takes a cold scan's reads (in path order, as apply() would have them) into this empty store,
+   * with the de-duplication index its stage built while the threads read (cold-stage.ts); null:
+   * build it here (reads were dropped from the stage, so its index holds requests of none).
    */
-  adopt(stage: ColdStage, paths: readonly string[]): void {
+  adopt(reads: readonly FileRead[], index: DedupIndex | null): void {
     if (this.files.size > 0) throw new Error('a cold scan is adopted only into an empty store');
-    if (stage.states.size === 0) return; // nothing was read: answers stay valid
-    for (const path of paths) {
-      const state = stage.states.get(path);
-      if (state !== undefined) this.files.set(path, state);
-    }
-    if (this.files.size !== stage.states.size) throw new Error('a cold scan read files it was not asked for');
-    this.index = stage.index;
+    if (reads.length === 0) return; // nothing was read: answers stay valid
+    for (const read of reads) this.files.set(read.path, newFileState(read));
+    if (index === null) index = this.rebuildIndex();
+    this.index = index;
     this.keptByFile.clear();
     this.groupsChanged('all');
     this.keptRecords = null;

@@ -22,7 +22,7 @@ export function readAgentFile(task: { path: string; agent: string; flags?: strin
   const fd = fs.openSync(task.path, 'r');
   try {
     const stat = fs.fstatSync(fd);
-    const read: FileRead = { path: task.path, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, start: 0, offset: 0, records: [], tail: [], malformed: 0, tailMalformed: 0, oversized: 0, fingerprint: '' };
+    const read: FileRead = { path: task.path, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev, nlink: stat.nlink, start: 0, offset: 0, records: [], tail: [], malformed: 0, tailMalformed: 0, oversized: 0, fingerprint: '' };
     if (loader.readStore !== undefined && readsStore(loader, task.path)) {
       // A SQLite store: queried page by page with the sqlite3 tool, never read as text.
       Object.assign(read, storeStat(task.path, stat));

@@ -24,7 +24,7 @@ function stateOf(file: string, records: UsageRecord[], tail: UsageRecord[] = [])
 
 /** The files packed into one batch by the scan worker's own packReply, each given its run as scan-pool's collect does. */
 function packedByWorker(states: FileState[]): void {
-  const reads = states.map(({ packed: _run, ...s }) => ({ ...s, start: 0 }));
+  const reads = states.map(({ packed: _run, ...s }) => ({ ...s, start: 0, dev: 1, nlink: 1 }));
   const { packed: batch } = packReply(1, reads, [], []);
   let first = 0;
   for (const s of states) {
@@ -167,7 +167,7 @@ describe('a segmented disk cache', () => {
 
 describe('packed runs in the store', () => {
   const pricing = new Pricing();
-  const read = (file: string, records: UsageRecord[], start = 0) => ({ ...stateOf(file, records), start });
+  const read = (file: string, records: UsageRecord[], start = 0) => ({ ...stateOf(file, records), start, dev: 1, nlink: 1 });
 
   it('a file read whole keeps its run; an append, or a restore with other prices, ends it', () => {
     const store = new UsageStore(pricing);

@@ -18,7 +18,7 @@ function storeRead(): FileRead {
   const records = Array.from({ length: COUNT }, (_, i) =>
     usageRecord({ agent: 'opencode', file, key: i % 2 === 0 ? `m${i}` : null, outputTokens: 1, offset: i, timestamp: Date.UTC(2026, 0, 1) + i * 1000 }),
   );
-  return { path: file, size: COUNT, mtimeMs: 1, ino: 1, start: 0, offset: 0, records, tail: [], malformed: 0, tailMalformed: 0, oversized: 0, fingerprint: '' };
+  return { path: file, size: COUNT, mtimeMs: 1, ino: 1, dev: 1, nlink: 1, start: 0, offset: 0, records, tail: [], malformed: 0, tailMalformed: 0, oversized: 0, fingerprint: '' };
 }
 
 describe('a file with a quarter of a million requests', () => {

@@ -11,6 +11,8 @@ const read = (path: string, o: Partial<FileRead>): FileRead => ({
   size: 0,
   mtimeMs: 0,
   ino: 0,
+  dev: 0,
+  nlink: 1,
   start: 0,
   offset: 0,
   records: [],

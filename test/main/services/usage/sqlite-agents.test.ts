@@ -170,7 +170,7 @@ INSERT INTO sessions VALUES('dup','cli','claude-haiku-4-5',1767484800,3,11,0,0,0
     expect(warnings.some((w) => w.includes(`cannot read ${db}`) && /locked/.test(w))).toBe(true);
     writer.stdin.write('COMMIT;\n');
     await until(async () => (await days('hermes')).map((d) => d.input).join() === '120');
-  });
+  }, 30_000); // the read waits out sqlite3's 2 s busy timeout at least once: over vitest's 5 s on a busy machine
 
   it('an unchanged store is not queried again', async () => {
     await fs.mkdir(path.join(dir, 'h1'));

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { UNSIZED } from '../../../../main/services/usage/discover.js';
 import { TaskFeed } from '../../../../main/services/usage/scan-pool.js';
 
 const task = (path: string, bytes: number) => ({ path, start: 0, bytes });
@@ -19,5 +20,27 @@ describe('TaskFeed (tasks handed to the scan threads while discovery walks)', ()
     feed.end();
     expect(await feed.take()).toEqual([]);
     expect(() => feed.add([task('/late', 1)])).toThrow(/ended/);
+  });
+});
+
+describe('TaskFeed with files of unknown size (a cold scan that did not stat them)', () => {
+  it('gives sized files largest first, then the unsized in the order given, never both in one batch', async () => {
+    const feed = new TaskFeed();
+    feed.add([task('/u1', UNSIZED), task('/s1', 10), task('/u2', UNSIZED), task('/s2', 20)]);
+    expect((await feed.take()).map((t) => t.path)).toEqual(['/s2', '/s1']);
+    expect((await feed.take()).map((t) => t.path)).toEqual(['/u1', '/u2']);
+  });
+
+  it('once ended, hands the unsized out in shrinking batches, so the last ones are single files', async () => {
+    const feed = new TaskFeed();
+    feed.add(Array.from({ length: 200 }, (_, i) => task(`/u${String(i).padStart(3, '0')}`, UNSIZED)));
+    expect(await feed.take()).toHaveLength(64); // still walking: full batches
+    feed.end();
+    const sizes: number[] = [];
+    for (let batch = await feed.take(); batch.length > 0; batch = await feed.take()) sizes.push(batch.length);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(136);
+    expect(sizes[0]).toBe(8); // a sixteenth of the 136 left
+    expect(sizes.slice(-16)).toEqual(Array(16).fill(1));
+    expect([...sizes].sort((a, b) => b - a)).toEqual(sizes);
   });
 });

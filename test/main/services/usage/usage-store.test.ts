@@ -17,7 +17,7 @@ function read(file: string, lines: LineOptions[], start = 0): FileRead {
     offset += text.length + 1;
     return record;
   });
-  return { path: file, size: offset, mtimeMs: offset, ino: 1, start, offset, records, tail: [], malformed: 0, tailMalformed: 0, oversized: 0, fingerprint: '' };
+  return { path: file, size: offset, mtimeMs: offset, ino: 1, dev: 1, nlink: 1, start, offset, records, tail: [], malformed: 0, tailMalformed: 0, oversized: 0, fingerprint: '' };
 }
 
 const outputs = (store: UsageStore) => store.kept().map((r) => `${r.file}:${r.outputTokens}`);
