@@ -155,9 +155,9 @@ function collect(reply: ScanReply, result: PoolResult): void {
 
 /**
  * Tasks for the workers, added while discovery still walks (a cold scan: the threads read one
- * agent's files while the next agent's folders are listed) and ended when it is done. Each added
- * run goes out largest file first, then its UNSIZED files (not stat'ed) in the order given. The
- * tasks left are those from `next` on. (An index, not `shift()`: shifting a queue of 100 000+
+ * agent's files while the next agent's folders are listed) and ended when it is done. Sized files
+ * go out before UNSIZED ones (not stat'ed), whenever added, each added run largest first; UNSIZED
+ * files in the order given. Each queue's tasks left are those from its index on. (An index, not `shift()`: shifting a queue of 100 000+
  * small files, as OpenCode's one file per message makes, moved the whole array per file and took
  * more time than reading them.)
  *
@@ -167,16 +167,20 @@ function collect(reply: ScanReply, result: PoolResult): void {
  * and the thread that drew a large file does not finish long after the other.
  */
 export class TaskFeed {
-  private readonly tasks: SizedTask[] = [];
-  private next = 0;
+  /** Files of known size, each added run largest first, served before any unsized file. */
+  private readonly sized: SizedTask[] = [];
+  private nextSized = 0;
+  /** UNSIZED files (a cold scan's walk after the threads started), in the order added. */
+  private readonly unsized: SizedTask[] = [];
+  private nextUnsized = 0;
   private ended = false;
   private waiting: Array<() => void> = [];
 
   add(tasks: readonly SizedTask[]): void {
     if (this.ended) throw new Error('tasks added to an ended feed');
     const sized = tasks.filter((t) => t.bytes !== UNSIZED);
-    appendAll(this.tasks, sized.sort((a, b) => b.bytes - a.bytes));
-    if (sized.length < tasks.length) appendAll(this.tasks, sized.length === 0 ? tasks : tasks.filter((t) => t.bytes === UNSIZED));
+    appendAll(this.sized, sized.sort((a, b) => b.bytes - a.bytes));
+    if (sized.length < tasks.length) appendAll(this.unsized, sized.length === 0 ? tasks : tasks.filter((t) => t.bytes === UNSIZED));
     this.wake();
   }
 
@@ -185,19 +189,27 @@ export class TaskFeed {
     this.wake();
   }
 
-  /** The next batch; waits while the feed is empty but not ended; empty once it is ended and drained. */
+  /**
+   * The next batch; waits while the feed is empty but not ended; empty once it is ended and drained.
+   * A sized file goes before the unsized ones queued earlier: it was stat'ed because it is a store
+   * or a link's target, and a store is the largest single read (the 1 GiB bench's opencode.db took
+   * a thread 1.5 s): queued behind 130 000 small files, it was read alone at the end with the other
+   * thread idle.
+   */
   async take(): Promise<SizedTask[]> {
-    while (this.next >= this.tasks.length && !this.ended) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    while (this.nextSized >= this.sized.length && this.nextUnsized >= this.unsized.length && !this.ended) await new Promise<void>((resolve) => this.waiting.push(resolve));
     const batch: SizedTask[] = [];
-    const { tasks } = this;
-    if (this.next < tasks.length && tasks[this.next]!.bytes === UNSIZED) {
-      const most = this.ended ? Math.max(1, Math.min(BATCH_FILES, Math.floor((tasks.length - this.next) / TAIL_SHARE))) : BATCH_FILES;
-      while (this.next < tasks.length && batch.length < most && tasks[this.next]!.bytes === UNSIZED) batch.push(tasks[this.next++]!);
+    if (this.nextSized >= this.sized.length) {
+      const { unsized } = this;
+      const left = unsized.length - this.nextUnsized;
+      const most = this.ended ? Math.max(1, Math.min(BATCH_FILES, Math.floor(left / TAIL_SHARE))) : BATCH_FILES;
+      while (this.nextUnsized < unsized.length && batch.length < most) batch.push(unsized[this.nextUnsized++]!);
       return batch;
     }
+    const { sized } = this;
     let bytes = 0;
-    while (this.next < tasks.length && batch.length < BATCH_FILES && tasks[this.next]!.bytes !== UNSIZED && (batch.length === 0 || bytes + tasks[this.next]!.bytes <= BATCH_BYTES)) {
-      const task = tasks[this.next++]!;
+    while (this.nextSized < sized.length && batch.length < BATCH_FILES && (batch.length === 0 || bytes + sized[this.nextSized]!.bytes <= BATCH_BYTES)) {
+      const task = sized[this.nextSized++]!;
       batch.push(task);
       bytes += task.bytes;
     }

@@ -31,6 +31,15 @@ describe('TaskFeed with files of unknown size (a cold scan that did not stat the
     expect((await feed.take()).map((t) => t.path)).toEqual(['/u1', '/u2']);
   });
 
+  it('a sized file added later (a store found after a walk) goes before the unsized files queued earlier', async () => {
+    const feed = new TaskFeed();
+    feed.add(Array.from({ length: 100 }, (_, i) => task(`/walk/u${i}`, UNSIZED)));
+    expect(await feed.take()).toHaveLength(64);
+    feed.add([task('/store/opencode.db', 500 << 20)]);
+    expect((await feed.take()).map((t) => t.path)).toEqual(['/store/opencode.db']);
+    expect(await feed.take()).toHaveLength(36);
+  });
+
   it('once ended, hands the unsized out in shrinking batches, so the last ones are single files', async () => {
     const feed = new TaskFeed();
     feed.add(Array.from({ length: 200 }, (_, i) => task(`/u${String(i).padStart(3, '0')}`, UNSIZED)));
