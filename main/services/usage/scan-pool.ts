@@ -26,6 +26,8 @@ export interface PoolResult {
 
 const BATCH_BYTES = 16 << 20;
 const BATCH_FILES = 64;
+/** Batches a worker holds at once: the one it reads and the next. */
+const IN_FLIGHT = 2;
 /** Once the feed is ended, a batch of UNSIZED files takes at most this share of those left. */
 const TAIL_SHARE = 16;
 
@@ -85,24 +87,41 @@ export class ScanPool {
     await Promise.all(workers.map((w) => w.terminate()));
   }
 
+  /**
+   * Keeps IN_FLIGHT batches with `worker` while tasks are at hand, so it starts its next batch the
+   * moment it answers one, however long this thread takes to unpack the answer (OpenCode's 122 000
+   * small files are ~2 000 round trips; with one batch in flight the threads waited for this one a
+   * third of the time). Waits for the feed only when the worker has nothing.
+   */
   private async drain(worker: Worker, feed: TaskFeed, result: PoolResult, done: Progressed, onReads?: (reads: FileRead[]) => void): Promise<void> {
-    let asked = await feed.take();
-    let pending = this.askFor(worker, asked);
-    while (pending !== null) {
-      const reply = await pending;
-      // A batch is all sized or all UNSIZED (TaskFeed); the latter's bytes are what was read.
-      const unsized = asked[0]!.bytes === UNSIZED;
-      done(asked.length, unsized ? bytesRead(reply.reads) : asked.reduce((sum, t) => sum + t.bytes, 0), unsized);
-      // The worker starts its next batch before this one is unpacked, so it never waits for us.
-      asked = await feed.take();
-      pending = this.askFor(worker, asked);
-      try {
+    const inFlight: Array<{ asked: SizedTask[]; reply: Promise<ScanReply> }> = [];
+    const topUp = () => {
+      while (inFlight.length < IN_FLIGHT) {
+        const ready = feed.ready();
+        if (ready === null || ready.length === 0) return;
+        inFlight.push({ asked: ready, reply: this.askFor(worker, ready)! });
+      }
+    };
+    try {
+      for (;;) {
+        topUp();
+        if (inFlight.length === 0) {
+          const asked = await feed.take(); // nothing at hand: wait for the walk, or the end
+          if (asked.length === 0) return;
+          inFlight.push({ asked, reply: this.askFor(worker, asked)! });
+        }
+        const { asked, reply: pending } = inFlight.shift()!;
+        const reply = await pending;
+        // A batch is all sized or all UNSIZED (TaskFeed); the latter's bytes are what was read.
+        const unsized = asked[0]!.bytes === UNSIZED;
+        done(asked.length, unsized ? bytesRead(reply.reads) : asked.reduce((sum, t) => sum + t.bytes, 0), unsized);
+        topUp(); // before unpacking: the worker is never left without a batch while there are tasks
         collect(reply, result);
         if (onReads !== undefined) onReads(result.reads.splice(0));
-      } catch (err) {
-        pending?.catch(() => undefined); // rejected when the pool closes; this error is the one to report
-        throw err;
       }
+    } catch (err) {
+      for (const f of inFlight) f.reply.catch(() => undefined); // rejected when the pool closes; this error is the one to report
+      throw err;
     }
   }
 
@@ -189,6 +208,12 @@ export class TaskFeed {
     this.wake();
   }
 
+  /** The next batch if one is at hand now; [] once ended and drained; null while empty but not ended. */
+  ready(): SizedTask[] | null {
+    if (this.nextSized < this.sized.length || this.nextUnsized < this.unsized.length) return this.batch();
+    return this.ended ? [] : null;
+  }
+
   /**
    * The next batch; waits while the feed is empty but not ended; empty once it is ended and drained.
    * A sized file goes before the unsized ones queued earlier: it was stat'ed because it is a store
@@ -198,6 +223,10 @@ export class TaskFeed {
    */
   async take(): Promise<SizedTask[]> {
     while (this.nextSized >= this.sized.length && this.nextUnsized >= this.unsized.length && !this.ended) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    return this.batch();
+  }
+
+  private batch(): SizedTask[] {
     const batch: SizedTask[] = [];
     if (this.nextSized >= this.sized.length) {
       const { unsized } = this;

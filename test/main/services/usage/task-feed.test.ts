@@ -53,3 +53,16 @@ describe('TaskFeed with files of unknown size (a cold scan that did not stat the
     expect([...sizes].sort((a, b) => b - a)).toEqual(sizes);
   });
 });
+
+describe('TaskFeed.ready (topping up a worker without waiting)', () => {
+  it('gives a batch at hand, null while empty but still walking, and [] once ended and drained', () => {
+    const feed = new TaskFeed();
+    expect(feed.ready()).toBeNull();
+    feed.add([task('/a', 10), task('/u', UNSIZED)]);
+    expect(feed.ready()!.map((t) => t.path)).toEqual(['/a']);
+    expect(feed.ready()!.map((t) => t.path)).toEqual(['/u']);
+    expect(feed.ready()).toBeNull();
+    feed.end();
+    expect(feed.ready()).toEqual([]);
+  });
+});
