@@ -11,13 +11,22 @@ import type { FileRead } from './scan-file.js';
  */
 export class ColdStage {
   readonly reads = new Map<string, FileRead>();
+  /** Holds the keyed requests only: an unkeyed one is always kept, the index has nothing to decide. */
   readonly index = new DedupIndex();
+  /** Reads without a keyed request or a tail (most agents' files): each keeps all its records. */
+  readonly keepsAll = new Set<FileRead>();
 
   add(reads: readonly FileRead[]): void {
     for (const read of reads) {
       this.reads.set(read.path, read);
-      this.index.addAll(read.records);
-      this.index.addAll(read.tail);
+      let keyed = false;
+      for (const r of read.records) {
+        if (r.key === null) continue;
+        keyed = true;
+        this.index.add(r);
+      }
+      for (const r of read.tail) if (r.key !== null) this.index.add(r);
+      if (!keyed && read.tail.length === 0) this.keepsAll.add(read);
     }
   }
 }

@@ -96,13 +96,15 @@ export class UsageStore {
    * with the de-duplication index its stage built while the threads read (cold-stage.ts); null:
    * build it here (reads were dropped from the stage, so its index holds requests of none).
    */
-  adopt(reads: readonly FileRead[], index: DedupIndex | null): void {
+  adopt(reads: readonly FileRead[], index: DedupIndex | null, keepsAll: ReadonlySet<FileRead> = new Set()): void {
     if (this.files.size > 0) throw new Error('a cold scan is adopted only into an empty store');
     if (reads.length === 0) return; // nothing was read: answers stay valid
     for (const read of reads) this.files.set(read.path, newFileState(read));
     if (index === null) index = this.rebuildIndex();
     this.index = index;
     this.keptByFile.clear();
+    // A read the stage saw without keys keeps its records as they are (keptIn's answer, without a look at each).
+    for (const read of reads) if (keepsAll.has(read)) this.keptByFile.set(read.path, this.files.get(read.path)!.records);
     this.groupsChanged('all');
     this.keptRecords = null;
     this.version++;

@@ -142,6 +142,10 @@ describe('UsageLoader and the scan threads', () => {
     const loader = new UsageLoader({ agentDir: path.join(dir, 'none'), instancesDir: path.join(dir, 'none'), store, pricing, logger: silentLogger, pool, workerThresholdBytes: 1, places });
     expect(await loader.scan()).toMatchObject({ filesRead: 1, usedWorkers: true });
     expect(calls).toContain('feed'); // read through the threads' staged path
+    // codex lines have no de-duplication key: the file's kept list is its records array itself
+    const [only] = [...store.files.values()];
+    expect(store.keptGroups()[0]).toBe(only!.records);
+    expect(only!.records).toHaveLength(1);
     expect(await loader.scan()).toMatchObject({ filesRead: 0 });
   });
 
