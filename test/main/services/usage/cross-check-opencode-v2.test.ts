@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../../main/infra/clock.js';
 import { silentLogger } from '../../../../main/infra/logger.js';
@@ -11,6 +9,7 @@ import { AppConfigStore } from '../../../../main/services/app-config/store.js';
 import { AppEvents } from '../../../../main/services/events.js';
 import { ScanPool } from '../../../../main/services/usage/scan-pool.js';
 import { UsageService } from '../../../../main/services/usage/usage-service.js';
+import { agentsGenerator as generator, ccusageBin as ccusage, repoRoot as root, run } from '../../../fixtures/usage/ccusage-oracle.js';
 
 /**
  * OpenCode 2's layout against ccusage 20.0.24 (`ccusage opencode daily --json --offline
@@ -18,10 +17,6 @@ import { UsageService } from '../../../../main/services/usage/usage-service.js';
  * fresh OpenCode 2 store, the file storage and a channel database beside them). Tokens per day
  * equal, in UTC and in a zone that moves requests across midnight; costs agree to 1e-9 relative.
  */
-const root = path.resolve(__dirname, '../../../..');
-const generator = path.join(root, 'scripts/gen-agents.mjs');
-const ccusage = path.join(root, 'node_modules/.bin/ccusage');
-const run = promisify(execFile);
 
 interface TheirDay {
   date: string;

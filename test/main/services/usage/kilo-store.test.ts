@@ -10,6 +10,7 @@ import { AppConfigStore } from '../../../../main/services/app-config/store.js';
 import { AppEvents } from '../../../../main/services/events.js';
 import { UsageService } from '../../../../main/services/usage/usage-service.js';
 import { waitFor } from '../../../helpers/wait.js';
+import { stopWriter } from '../../../helpers/sqlite-writer.js';
 
 /** Kilo's SQLite store read through the sqlite3 tool: WAL writes, a held write lock, damaged rows. */
 let dir: string;
@@ -64,11 +65,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  if (writer !== null && writer.exitCode === null) {
-    const gone = new Promise((r) => writer!.once('exit', r));
-    writer.kill('SIGKILL');
-    await gone;
-  }
+  await stopWriter(writer);
   writer = null;
   await service.stop();
   await fs.rm(dir, { recursive: true, force: true });

@@ -11,6 +11,7 @@ import { AppEvents } from '../../../../main/services/events.js';
 import { readOpencodeDb } from '../../../../main/services/usage/agents/opencode-db.js';
 import { UsageService } from '../../../../main/services/usage/usage-service.js';
 import { waitFor } from '../../../helpers/wait.js';
+import { stopWriter } from '../../../helpers/sqlite-writer.js';
 
 /**
  * OpenCode 2's layout (`session_message` beside or instead of `message` in opencode.db). Every
@@ -43,11 +44,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  if (writer !== null && writer.exitCode === null) {
-    const gone = new Promise((r) => writer!.once('exit', r));
-    writer.kill('SIGKILL');
-    await gone;
-  }
+  await stopWriter(writer);
   writer = null;
   await service?.stop();
   service = null;

@@ -10,6 +10,7 @@ import { AppConfigStore } from '../../../../main/services/app-config/store.js';
 import { AppEvents } from '../../../../main/services/events.js';
 import { UsageService } from '../../../../main/services/usage/usage-service.js';
 import { waitFor } from '../../../helpers/wait.js';
+import { stopWriter } from '../../../helpers/sqlite-writer.js';
 
 /**
  * The SQLite agents read end to end (OpenCode's database, Goose, Hermes): each row of these stores
@@ -48,11 +49,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  if (writer !== null && writer.exitCode === null) {
-    const gone = new Promise((r) => writer!.once('exit', r));
-    writer.kill('SIGKILL');
-    await gone;
-  }
+  await stopWriter(writer);
   writer = null;
   await service?.stop();
   await fs.rm(dir, { recursive: true, force: true });
