@@ -144,7 +144,7 @@ async function main(): Promise<void> {
   const codexFile = largest(path.join(corpus, 'codex', 'home', 'sessions'), (f) => f.endsWith('.jsonl'));
   const claudeFile = largest(claude, (f) => f.endsWith('.jsonl'));
   const refresh = await timed(process.execPath, [child, 'refresh-agents', claude, path.join(scratch, 'refresh-home'), codexFile, claudeFile, String(refreshRuns)], { ...base, ...agentEnv });
-  const r = JSON.parse(refresh.stdout) as { runs: number[]; firstScanMs: number; armMs: number; walkMs: number };
+  const r = JSON.parse(refresh.stdout) as { runs: number[]; growing: number[]; firstScanMs: number; armMs: number; walkMs: number };
 
   const net = (xs: number[], start: number[]) => Math.max(0, median(xs) - median(start));
   const mib = (duBytes(corpus) / (1 << 20)).toFixed(0);
@@ -163,6 +163,10 @@ async function main(): Promise<void> {
   console.log(
     `refresh after a one-line append (refresh + daily answer, ${r.runs.length} runs; codex ${(fs.statSync(codexFile).size / 1024).toFixed(0)} KiB file, Claude transcript alternately): ` +
       `p50 ${quantile(r.runs, 0.5).toFixed(1)} ms, p95 ${quantile(r.runs, 0.95).toFixed(1)} ms, max ${Math.max(...r.runs).toFixed(1)} ms`,
+  );
+  console.log(
+    `refresh after a one-line append while the files only grow (no cut back between runs; ${r.growing.length} runs, the same two files): ` +
+      `p50 ${quantile(r.growing, 0.5).toFixed(1)} ms, p95 ${quantile(r.growing, 0.95).toFixed(1)} ms, max ${Math.max(...r.growing).toFixed(1)} ms`,
   );
   console.log(`  (that process: first scan ${r.firstScanMs.toFixed(0)} ms, setting the directory watches ${r.armMs.toFixed(0)} ms in steps, the walk after it ${r.walkMs.toFixed(0)} ms)`);
   console.log(`total tokens, every agent: ours ${check!.ours}, ccusage ${check!.theirs}${check!.ours === check!.theirs ? ' (equal)' : ' (DIFFER)'}`);

@@ -244,6 +244,11 @@ export class UsageStore {
     }
   }
 
+  /** Forgets where every file's records sit packed (usage-service.ts, after a disk cache write). */
+  releasePacks(): void {
+    for (const f of this.files.values()) f.packed = undefined;
+  }
+
   malformedLines(): number {
     let n = 0;
     for (const f of this.files.values()) n += f.malformed + f.tailMalformed;

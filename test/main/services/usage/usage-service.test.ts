@@ -240,7 +240,7 @@ describe('disk cache', () => {
     expect((decodeCacheFile(await fs.readFile(h.ctx.paths.usageCache))!.head as { lastFetch: number }).lastFetch).toBe(h.clock.now());
   });
 
-  it('a write after a small refresh packs the changed file only, before and after a restart', async () => {
+  it('the first write takes the packs a read made; later writes pack afresh (packs are not held on), before and after a restart', async () => {
     h = await usageHarness();
     const lines = (name: string, n: number) => Array.from({ length: n }, (_, i) => line(`${name}${i}`, 1));
     await h.append('p/a.jsonl', lines('a', 40));
@@ -260,11 +260,11 @@ describe('disk cache', () => {
       };
       await h.append('p/b.jsonl', [line('b40', 1)]);
       await refreshed(h.service, 81);
-      expect(adds).toHaveBeenCalledTimes(41); // b again; a's records written as they were packed
+      expect(adds).toHaveBeenCalledTimes(81); // the first write's packs were let go: everything packed again
       const restarted = h.restart();
       await h.append('p/a.jsonl', [line('a40', 1)]);
       await refreshed(restarted, 82);
-      expect(adds).toHaveBeenCalledTimes(41); // a again; b's records written from the segment read
+      expect(adds).toHaveBeenCalledTimes(41); // a again; b's records written from the segment the restart read
       const bytes = await fs.readFile(h.ctx.paths.usageCache);
       const head = decodeCacheFile(bytes)!.head as CacheHead;
       expect(parseCache(bytes, head.sources, head.prices)!.files.map((f) => f.records.length)).toEqual([41, 41]);
