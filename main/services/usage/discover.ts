@@ -124,13 +124,8 @@ class Walk {
     const id = `${stat.dev}:${stat.ino}`;
     if (this.seenDirs.has(id)) return;
     this.seenDirs.add(id);
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch (err) {
-      if (isRoot) throw err;
-      return; // vanished or unreadable below a root: skip that branch, keep the rest
-    }
+    const entries = listDir(dir, isRoot);
+    if (entries === null) return;
     const prefix = dir.endsWith(path.sep) ? dir : dir + path.sep;
     // Links are stat'ed first: where one sorts depends on whether it leads to a folder.
     const targets = new Map<fs.Dirent, fs.Stats | null>();
@@ -187,6 +182,19 @@ function compareNames(a: fs.Dirent, b: fs.Dirent, isDir: (e: fs.Dirent) => boole
 }
 
 const SEP = path.sep.charCodeAt(0);
+
+/**
+ * A folder's entries; null when one below a root vanished or cannot be read (that branch is
+ * skipped, the rest kept). A root that cannot be listed throws: the scan fails.
+ */
+export function listDir(dir: string, isRoot: boolean): fs.Dirent[] | null {
+  try {
+    return fs.readdirSync(dir, { withFileTypes: true });
+  } catch (err) {
+    if (isRoot) throw err;
+    return null;
+  }
+}
 
 function statOrNull(file: string): fs.Stats | null {
   try {

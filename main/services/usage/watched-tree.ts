@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import type { FoundFile } from './discover.js';
+import { listDir, type FoundFile } from './discover.js';
 
 /**
  * What a look at one tree found. `full`: `files` is every file below the roots (a walk); else
@@ -161,13 +161,8 @@ export class WatchedTree {
       old.delete(dir);
       if (this.armed && node.watcher === null && !this.unwatchable) node.watcher = this.watch(dir);
       this.dirs.set(dir, node);
-      let entries: fs.Dirent[];
-      try {
-        entries = fs.readdirSync(dir, { withFileTypes: true });
-      } catch (err) {
-        if (isRoot) throw err;
-        return; // vanished or unreadable below a root: skip that branch, keep the rest
-      }
+      const entries = listDir(dir, isRoot);
+      if (entries === null) return;
       for (const entry of entries) {
         if (++sinceYield >= 500) {
           sinceYield = 0;
