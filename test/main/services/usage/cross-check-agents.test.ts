@@ -9,7 +9,7 @@ import { AppConfigStore } from '../../../../main/services/app-config/store.js';
 import { AppEvents } from '../../../../main/services/events.js';
 import { ScanPool } from '../../../../main/services/usage/scan-pool.js';
 import { UsageService } from '../../../../main/services/usage/usage-service.js';
-import { agentsGenerator as generator, ccusageBin as ccusage, repoRoot as root, run } from '../../../fixtures/usage/ccusage-oracle.js';
+import { agentsGenerator as generator, ccusageDaily, relative, repoRoot as root, run } from '../../../fixtures/usage/ccusage-oracle.js';
 
 /**
  * The oracle for every other agent (issue 32): on logs from the project's generator
@@ -58,15 +58,7 @@ afterAll(async () => {
   await fs.rm(dir, { recursive: true, force: true });
 });
 
-async function theirDaily(agent: string, zone: string): Promise<TheirDay[]> {
-  const { stdout } = await run(ccusage, [agent, 'daily', '--offline', '--json', '--timezone', zone], {
-    env: { PATH: process.env.PATH ?? '', HOME: path.join(dir, 'empty-home'), TZ: 'UTC', ...env },
-    maxBuffer: 64 << 20,
-  });
-  return (JSON.parse(stdout) as { daily: TheirDay[] }).daily;
-}
-
-const relative = (a: number, b: number) => (a === b ? 0 : Math.abs(a - b) / Math.max(Math.abs(a), Math.abs(b)));
+const theirDaily = (agent: string, zone: string) => ccusageDaily<TheirDay>(agent, zone, path.join(dir, 'empty-home'), env);
 
 describe.each(['UTC', 'Asia/Tokyo'])('every agent against ccusage 20.0.24 (%s)', (zone) => {
   it.each(['codex', 'gemini', 'opencode', 'amp', 'qwen', 'pi', 'openclaw', 'droid', 'kilo', 'kimi', 'codebuff', 'copilot', 'goose', 'hermes'])('%s: tokens per day equal, costs agree', async (agent) => {

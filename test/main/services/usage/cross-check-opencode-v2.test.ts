@@ -9,7 +9,7 @@ import { AppConfigStore } from '../../../../main/services/app-config/store.js';
 import { AppEvents } from '../../../../main/services/events.js';
 import { ScanPool } from '../../../../main/services/usage/scan-pool.js';
 import { UsageService } from '../../../../main/services/usage/usage-service.js';
-import { agentsGenerator as generator, ccusageBin as ccusage, repoRoot as root, run } from '../../../fixtures/usage/ccusage-oracle.js';
+import { agentsGenerator as generator, ccusageDaily, relative, repoRoot as root, run } from '../../../fixtures/usage/ccusage-oracle.js';
 
 /**
  * OpenCode 2's layout against ccusage 20.0.24 (`ccusage opencode daily --json --offline
@@ -54,15 +54,7 @@ afterAll(async () => {
   await fs.rm(dir, { recursive: true, force: true });
 });
 
-async function theirDaily(dirs: string, zone: string): Promise<TheirDay[]> {
-  const { stdout } = await run(ccusage, ['opencode', 'daily', '--offline', '--json', '--timezone', zone], {
-    env: { PATH: process.env.PATH ?? '', HOME: path.join(dir, 'empty-home'), TZ: 'UTC', OPENCODE_DATA_DIR: dirs },
-    maxBuffer: 64 << 20,
-  });
-  return (JSON.parse(stdout) as { daily: TheirDay[] }).daily;
-}
-
-const relative = (a: number, b: number) => (a === b ? 0 : Math.abs(a - b) / Math.max(Math.abs(a), Math.abs(b)));
+const theirDaily = (dirs: string, zone: string) => ccusageDaily<TheirDay>('opencode', zone, path.join(dir, 'empty-home'), { OPENCODE_DATA_DIR: dirs });
 
 describe('the corpus', () => {
   it('holds an OpenCode 2 store that ccusage 20.0.24 counts on its own (it reads the layout)', async () => {
