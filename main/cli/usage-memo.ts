@@ -5,6 +5,7 @@ import { isFiniteNumber, isRecord } from '../infra/json-checks.js';
 import { readOwnFile } from '../infra/no-follow.js';
 import type { FoundFile } from '../services/usage/discover.js';
 import { FRESH_MS } from '../services/usage/freshness.js';
+import { byPath } from '../services/usage/path-order.js';
 
 /** What an answer was computed from: the disk cache file, its lastFetch, and the transcripts it covers. */
 export interface MemoSource {
@@ -102,7 +103,7 @@ function serialise(entries: Entry[]): string {
 /** One digest for a set of transcript files: paths, sizes, mtimes and inodes, in path order. */
 export function filesDigest(files: readonly Pick<FoundFile, 'path' | 'size' | 'mtimeMs' | 'ino'>[]): string {
   const hash = createHash('sha1');
-  for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) hash.update(`${f.path}\0${f.size}\0${f.mtimeMs}\0${f.ino}\n`);
+  for (const f of [...files].sort(byPath)) hash.update(`${f.path}\0${f.size}\0${f.mtimeMs}\0${f.ino}\n`);
   return hash.digest('base64');
 }
 

@@ -196,10 +196,11 @@ export function listDir(dir: string, isRoot: boolean): fs.Dirent[] | null {
   }
 }
 
-function statOrNull(file: string): fs.Stats | null {
+/** The file's stat, or null: a broken link, or a race with the agent deleting the file. */
+export function statOrNull(file: string): fs.Stats | null {
   try {
     return fs.statSync(file);
   } catch {
-    return null; // broken link or a race with the agent deleting the file
+    return null;
   }
 }

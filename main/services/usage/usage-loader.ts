@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../../infra/logger.js';
 import type { Pricing } from './pricing.js';
@@ -6,7 +5,7 @@ import { readsStore, type AgentLoader } from './agents/agent.js';
 import { WatchedDiscovery, type Source } from './watched-discovery.js';
 import type { TreeLook, WatchedTree } from './watched-tree.js';
 import { storeStat } from './agents/store-stat.js';
-import { findStores, findTranscripts, UNSIZED, usageRoots, type FoundFile } from './discover.js';
+import { findStores, findTranscripts, statOrNull, UNSIZED, usageRoots, type FoundFile } from './discover.js';
 import { fingerprintMatches, newScratch, type FileRead } from './scan-file.js';
 import type { PoolResult, Progressed, ScanPool, SizedTask } from './scan-pool.js';
 import { readAll } from './scan-worker.js';
@@ -451,12 +450,4 @@ function splitRoots(loader: AgentLoader, dirs: readonly string[]): { roots: stri
   const fileRoots = loader.alsoFileVar === undefined ? [] : all.filter((r) => statOrNull(r)?.isFile() === true);
   const stores = loader.stores;
   return { roots: all.filter((r) => !fileRoots.includes(r)), exact: [...fileRoots, ...(stores === undefined ? [] : dirs.flatMap((d) => stores(d)))] };
-}
-
-function statOrNull(file: string): fs.Stats | null {
-  try {
-    return fs.statSync(file);
-  } catch {
-    return null;
-  }
 }

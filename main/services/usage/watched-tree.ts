@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { listDir, type FoundFile } from './discover.js';
+import { listDir, statOrNull, type FoundFile } from './discover.js';
 
 /**
  * What a look at one tree found. `full`: `files` is every file below the roots (a walk); else
@@ -367,12 +367,4 @@ class NeedsWalk extends Error {}
 
 function isDirectory(dir: string): boolean {
   return statOrNull(dir)?.isDirectory() ?? false;
-}
-
-function statOrNull(file: string): fs.Stats | null {
-  try {
-    return fs.statSync(file);
-  } catch {
-    return null;
-  }
 }
