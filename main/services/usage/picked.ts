@@ -38,6 +38,15 @@ export class Picked {
   }
 }
 
+/**
+ * True when none of `exact` (an agent's stores and named files) is, or is below or above, one of
+ * `places` (every other source's roots and exact files, and the agent's own roots): then no other
+ * source can list the same path, and the file may go to the threads before the walks (usage-loader.ts).
+ */
+export function standsAlone(exact: readonly string[], places: readonly string[]): boolean {
+  return exact.every((e) => places.every((p) => !within(e, p) && !within(p, e)));
+}
+
 /** `file` is `dir` or below it. */
 function within(file: string, dir: string): boolean {
   return file === dir || file.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);

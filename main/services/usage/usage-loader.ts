@@ -15,7 +15,7 @@ import { coldTask, EarlyReads, type TaggedFile } from './early-reads.js';
 import { byPath, joinInPathOrder } from './path-order.js';
 import { newProgress, ProgressTally, type ScanProgress } from './scan-progress.js';
 import { dropSecondPaths } from './second-paths.js';
-import { Picked, type AgentPlace } from './picked.js';
+import { Picked, standsAlone, type AgentPlace } from './picked.js';
 import { AgentFlags } from './agent-flags.js';
 
 export { newProgress, type ScanProgress };
@@ -252,19 +252,29 @@ export class UsageLoader {
       }
     }
     const sized = early?.sized;
+    // Every agent's stores and named files before any walk (a stat each): a store is one read of its
+    // own and the longest of a scan (opencode.db at 1 GiB: ~1.5 s of a thread), so it goes to the
+    // threads as they start, not after the walks with one thread left to read it alone.
+    // One another source may list too (places that overlap) waits for the usual picking.
     const claudeRoots = usageRoots(this.o.agentDir, this.o.instancesDir);
+    const flags = agents.map((a) => this.flagState.read(a.loader, a.dirs));
+    const exact = agents.map((a) => findStores(a.exact, onFound).sort(byPath));
+    const placesBut = (i: number) => [...(places.claude ? claudeRoots : []), ...agents.flatMap((b, j) => (j === i ? b.roots : [...b.roots, ...b.exact]))];
+    const storesFirst = agents.map((a, i) => early !== null && standsAlone(a.exact, placesBut(i)));
+    for (const [i, a] of agents.entries()) if (storesFirst[i]) early!.add(exact[i]!.map((f) => this.tag(f, a.loader, flags[i]!)));
     const claudeFiles = places.claude ? await findTranscripts(claudeRoots, onFound, undefined, false, sized) : [];
     const picked = new Picked(claudeFiles, claudeRoots);
     early?.add(claudeFiles);
-    for (const a of agents) {
+    for (const [i, a] of agents.entries()) {
       let mine: FoundFile[] = [];
       try {
         mine = await findTranscripts(a.roots, onFound, a.loader.accepts, false, sized);
       } catch (err) {
         warn(a.loader.id, err);
       }
-      const runs = this.pick(picked, a, [mine, findStores(a.exact, onFound).sort(byPath)]);
-      for (const run of runs) early?.add(run);
+      const [walked, stores] = this.pick(picked, a, [mine, exact[i]!], flags[i]!);
+      early?.add(walked!);
+      if (!storesFirst[i]) early?.add(stores!);
     }
     return { found: this.finish(picked, true), removed: null };
   }
@@ -273,10 +283,9 @@ export class UsageLoader {
    * One agent's files (`runs`) added to `picked`, tagged; a path an earlier source has is skipped
    * (looked up only when their roots overlap). Returns the runs it took.
    */
-  private pick(picked: Picked, { loader, dirs, roots, exact }: AgentPlace, runs: ReadonlyArray<readonly FoundFile[]>): TaggedFile[][] {
+  private pick(picked: Picked, { loader, dirs, roots, exact }: AgentPlace, runs: ReadonlyArray<readonly FoundFile[]>, flags = this.flagState.read(loader, dirs)): TaggedFile[][] {
     const files = runs.length === 1 ? runs[0]! : runs.flat();
     const chosen = loader.choose?.(files.map((f) => f.path));
-    const flags = this.flagState.read(loader, dirs);
     const seen = picked.seenIfShared(roots, exact);
     const taken = runs.map((run) => {
       const mine: TaggedFile[] = [];

@@ -4,9 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../../main/infra/logger.js';
+import { execFileSync } from 'node:child_process';
 import { codex } from '../../../../main/services/usage/agents/codex.js';
+import { copilot } from '../../../../main/services/usage/agents/copilot.js';
+import { opencode } from '../../../../main/services/usage/agents/opencode.js';
 import { Pricing } from '../../../../main/services/usage/pricing.js';
-import { ScanPool } from '../../../../main/services/usage/scan-pool.js';
+import { ScanPool, TaskFeed, type Progressed } from '../../../../main/services/usage/scan-pool.js';
+import type { FileRead } from '../../../../main/services/usage/scan-file.js';
 import { newProgress, UsageLoader, type AgentPlaces, type ScanProgress } from '../../../../main/services/usage/usage-loader.js';
 import { UsageStore } from '../../../../main/services/usage/usage-store.js';
 import { assistantLine } from '../../../fixtures/usage/lines.js';
@@ -138,5 +142,53 @@ describe('a cold scan without a stat per file', () => {
     expect(totals.length).toBeGreaterThan(0);
     expect(new Set(totals)).toEqual(new Set([total]));
     expect(outputs(store)).toBe(3);
+  });
+
+  it('gives the threads an agent\'s store before the files of any walk (the longest read starts first)', async () => {
+    await write('agent/projects/a/first.jsonl', line(1));
+    const db = path.join(dir, 'oc', 'opencode.db');
+    await fs.mkdir(path.dirname(db), { recursive: true });
+    const data = JSON.stringify({ role: 'assistant', modelID: 'claude-sonnet-4-5', providerID: 'anthropic', time: { created: Date.UTC(2026, 0, 2) }, tokens: { input: 7, output: 3, reasoning: 0, cache: { read: 0, write: 0 } } });
+    execFileSync('sqlite3', [db], { input: `CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT, data TEXT);\nINSERT INTO message VALUES ('msg_db', 'ses_1', '${data}');\n`, stdio: ['pipe', 'ignore', 'pipe'] });
+    for (let i = 0; i < 3; i++) await write(`oc/storage/message/ses_2/msg_${i}.json`, JSON.stringify({ id: `msg_f${i}`, sessionID: 'ses_2', ...JSON.parse(data) }));
+    /** Records the paths of each batch the threads are given, in order. */
+    class RecordingPool extends ScanPool {
+      readonly batches: string[][] = [];
+      override readFeed(feed: TaskFeed, done?: Progressed, onReads?: (reads: FileRead[]) => void) {
+        const ready = feed.ready.bind(feed);
+        const take = feed.take.bind(feed);
+        feed.ready = () => {
+          const batch = ready();
+          if (batch !== null && batch.length > 0) this.batches.push(batch.map((t) => t.path));
+          return batch;
+        };
+        feed.take = async () => {
+          const batch = await take();
+          if (batch.length > 0) this.batches.push(batch.map((t) => t.path));
+          return batch;
+        };
+        return super.readFeed(feed, done, onReads);
+      }
+    }
+    const pool = new RecordingPool(2);
+    const store = new UsageStore(pricing);
+    const places = async (): Promise<AgentPlaces> => ({ claude: true, agents: [{ loader: opencode, dirs: [path.join(dir, 'oc')] }] });
+    const loader = new UsageLoader({ agentDir: path.join(dir, 'agent'), instancesDir: path.join(dir, 'instances'), store, pricing, logger: silentLogger, pool, workerThresholdBytes: 1, places });
+    expect(await loader.scan()).toMatchObject({ files: 5, filesRead: 5, usedWorkers: true });
+    expect(pool.batches[0]).toEqual([db]);
+    expect(pool.batches.flat().sort()).toEqual([...store.files.keys()].sort());
+    expect(store.kept().filter((r) => r.agent === 'opencode').reduce((sum, r) => sum + r.inputTokens, 0)).toBe(4 * 7);
+  });
+
+  it('leaves a named file that another source lists too to that source (read once, as the first source reads it)', async () => {
+    await write('agent/projects/a/first.jsonl', line(1));
+    // Copilot's exporter file put inside Claude's projects: Claude's walk lists it first.
+    const shared = await write('agent/projects/a/otel.jsonl', line(100));
+    const places = async (): Promise<AgentPlaces> => ({ claude: true, agents: [{ loader: copilot, dirs: [shared] }] });
+    const { loader, store } = coldLoader(places);
+    expect(await loader.scan()).toMatchObject({ files: 2, filesRead: 2, usedWorkers: true });
+    expect(Object.fromEntries(loader.lastFound ?? [])).toMatchObject({ claude: 2, copilot: 0 });
+    expect(store.files.get(shared)?.records.map((r) => r.agent)).toEqual(['claude']);
+    expect(outputs(store)).toBe(101);
   });
 });
