@@ -1,6 +1,8 @@
 /**
  * The usage disk cache's format version. The cache holds requests already reduced by the
  * de-duplication key (per-file winners, kept flags), so it changes with the counting too:
+ * 11 ranks OpenCode's copies of a message by root (each request's `offset` holds its copy's
+ * precedence, agents/opencode.ts; a cache of 10 holds legacy files marked as sidechain copies);
  * 10 is the segmented layout (packed batches as the scan workers made them, kept flags in a bitmap)
  * and adds OpenCode 2's `session_message` rows to an opencode.db's requests (a cache of 9 holds a
  * store that has both tables with only its `message` rows, and would keep it until the store changes);
@@ -11,7 +13,7 @@
  * an old cache's answers are dropped with it rather than served with the old counting.
  * A module of its own so that the early start-up path can name it without the cache code.
  */
-export const USAGE_CACHE_VERSION = 10;
+export const USAGE_CACHE_VERSION = 11;
 
 /** How saved answers and the terminal's memo name the format in their build key. */
 export const USAGE_CACHE_TAG = `usage-cache-${USAGE_CACHE_VERSION}`;

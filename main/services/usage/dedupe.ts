@@ -6,8 +6,12 @@ import type { UsageRecord } from './types.js';
  * one, then the larger token total wins (Claude Code first writes partial usage), then the larger
  * cost, then the line seen first (path order, then byte offset). A total order, so the winner of
  * a set does not depend on the order records arrive in, and per-file winners can be merged.
+ * OpenCode's copies of a message go by the precedence its loader put in `offset` first
+ * (agents/opencode.ts: ccusage keeps the first root's, a database row before a file); two files
+ * of one root (not something OpenCode writes) by the rule above.
  */
 export function isPreferred(a: UsageRecord, b: UsageRecord): boolean {
+  if (a.agent === 'opencode' && b.agent === 'opencode' && a.offset !== b.offset) return a.offset < b.offset;
   if (a.sidechain !== b.sidechain) return !a.sidechain;
   const ta = tokenTotal(a);
   const tb = tokenTotal(b);

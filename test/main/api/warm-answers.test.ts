@@ -134,7 +134,7 @@ describe('warm answers', () => {
     const clock = new ManualClock(T0);
     await runOnce(clock);
     const saved = await markSavedAnswer('saved');
-    expect(saved.build).toMatch(/^\d+\.\d+\.\d+\S* \S+ usage-cache-10$/);
+    expect(saved.build).toMatch(/^\d+\.\d+\.\d+\S* \S+ usage-cache-11$/);
     const [, prices, format] = saved.build.split(' ');
     await fs.writeFile(answersFile(), JSON.stringify({ ...saved, build: `0.0.0-older ${prices} ${format}` }));
     const { first } = await start(clock);

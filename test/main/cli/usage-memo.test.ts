@@ -153,10 +153,10 @@ describe('switchboard usage with kept answers (in process)', () => {
     const memo = JSON.parse(await fs.readFile(memoFile, 'utf8'));
     const [entry] = memo.entries;
     const parts: string[] = JSON.parse(entry.key);
-    expect(parts).toContain('usage-cache-10');
+    expect(parts).toContain('usage-cache-11');
     const marked = { daily: [{ ...entry.value.daily[0], inputTokens: 999 }] };
     for (const format of [[], ['usage-cache-9']]) {
-      const key = JSON.stringify(parts.flatMap((p) => (p === 'usage-cache-10' ? format : [p])));
+      const key = JSON.stringify(parts.flatMap((p) => (p === 'usage-cache-11' ? format : [p])));
       await fs.writeFile(memoFile, JSON.stringify({ ...memo, entries: [{ ...entry, key, value: marked }] }));
       expect(JSON.parse(await daily(clock)).daily[0].inputTokens).toBe(1000);
     }

@@ -26,7 +26,7 @@ export function readAgentFile(task: { path: string; agent: string; flags?: strin
     if (loader.readStore !== undefined && readsStore(loader, task.path)) {
       // A SQLite store: queried page by page with the sqlite3 tool, never read as text.
       Object.assign(read, storeStat(task.path, stat));
-      const found = loader.readStore({ path: task.path, mtimeMs: stat.mtimeMs });
+      const found = loader.readStore({ path: task.path, mtimeMs: stat.mtimeMs, flags: task.flags ?? '' });
       for (const r of found.records) r.cost = pricing.costOf(r);
       read.records = found.records;
       read.malformed = found.malformed;

@@ -55,7 +55,7 @@ export interface AgentLoader {
   flagsOf?(file: string, flags: string): string;
   read(file: AgentFile): AgentFileRecords;
   /** A SQLite store, read with the sqlite3 tool instead of as text (kilo); `read` is then unused. */
-  readStore?(file: { path: string; mtimeMs: number }): AgentFileRecords;
+  readStore?(file: { path: string; mtimeMs: number; flags: string }): AgentFileRecords;
   /**
    * The exact store paths one configured dir may hold (opencode.db, goose's sessions.db, hermes's
    * state.db): each is checked with a stat, not found by a walk, as ccusage opens exactly those.

@@ -78,7 +78,7 @@ describe('disk cache format', () => {
     expect(bytes.toString('latin1', 0, 8)).toBe('SWBUSAGE');
     const le = os.endianness() === 'LE';
     expect(le ? bytes.readUInt32LE(8) : bytes.readUInt32BE(8)).toBe(0x01020304);
-    expect(le ? bytes.readUInt32LE(12) : bytes.readUInt32BE(12)).toBe(10);
+    expect(le ? bytes.readUInt32LE(12) : bytes.readUInt32BE(12)).toBe(11);
     const headBytes = le ? bytes.readUInt32LE(16) : bytes.readUInt32BE(16);
     expect(JSON.parse(bytes.toString('utf8', 24, 24 + headBytes))).toMatchObject({ sources: identity, prices: 'p', lastFetch: 1234, segments: [[4, 21, 'utf8', expect.any(Number), expect.any(Array)]] });
   });
