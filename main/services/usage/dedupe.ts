@@ -6,12 +6,10 @@ import type { UsageRecord } from './types.js';
  * one, then the larger token total wins (Claude Code first writes partial usage), then the larger
  * cost, then the line seen first (path order, then byte offset). A total order, so the winner of
  * a set does not depend on the order records arrive in, and per-file winners can be merged.
- * OpenCode's copies of a message go by the precedence its loader put in `offset` first
- * (agents/opencode.ts: ccusage keeps the first root's, a database row before a file); two files
- * of one root (not something OpenCode writes) by the rule above.
+ * The copies of RANKED_AGENTS go by the precedence their loader put in `offset` first.
  */
 export function isPreferred(a: UsageRecord, b: UsageRecord): boolean {
-  if (a.agent === 'opencode' && b.agent === 'opencode' && a.offset !== b.offset) return a.offset < b.offset;
+  if (a.offset !== b.offset && RANKED_AGENTS.has(a.agent) && a.agent === b.agent) return a.offset < b.offset;
   if (a.sidechain !== b.sidechain) return !a.sidechain;
   const ta = tokenTotal(a);
   const tb = tokenTotal(b);
@@ -20,6 +18,13 @@ export function isPreferred(a: UsageRecord, b: UsageRecord): boolean {
   if (a.file !== b.file) return a.file < b.file;
   return a.offset < b.offset;
 }
+
+/**
+ * Agents whose copies of one request count as ccusage keeps them, the first dir's (agents/root-order.ts):
+ * OpenCode (a root's database row before its files; two files of one root, not something OpenCode
+ * writes, by the rule above) and Hermes (the first home's session row).
+ */
+const RANKED_AGENTS: ReadonlySet<string> = new Set(['opencode', 'hermes']);
 
 /** Keeps one record per key; records without a key are always kept. */
 export class DedupIndex {

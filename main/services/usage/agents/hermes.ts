@@ -1,10 +1,13 @@
 import path from 'node:path';
 import { agentRecord, hasTokens, type AgentFileRecords, type AgentLoader } from './agent.js';
+import { dirIndex, dirsInOrder, placeKey, ranked } from './root-order.js';
 import { storeCount, storeRows } from './store-query.js';
 
 /**
  * Hermes Agent (agents-usage.md §9): SQLite `<home>/state.db`, table `sessions`, one row per
- * session with its totals, all on `started_at`.
+ * session with its totals, all on `started_at`. A session in several homes counts once, the first
+ * home's row (in the order `HERMES_HOME` names them), as ccusage 20.0.24 keeps it (observed): its
+ * precedence is the home's place (root-order.ts).
  */
 export const hermes: AgentLoader = {
   id: 'hermes',
@@ -15,7 +18,9 @@ export const hermes: AgentLoader = {
   accepts: () => false,
   read: () => ({ records: [], malformed: 0 }),
   stores: (dir) => [path.join(dir, 'state.db')],
-  readStore: readHermes,
+  flags: dirsInOrder,
+  flagsOf: (file, flags) => placeKey(dirIndex(file, flags, true)),
+  readStore: (file) => ranked(readHermes(file), dirIndex(file.path, file.flags, true)),
 };
 
 // Columns as ccusage reads them: SQLite's own conversions (a text `started_at` reads as the

@@ -4,6 +4,7 @@ import type { AgentFile, AgentFileRecords, AgentLoader } from './agent.js';
 import { isObject, parseJson } from './fields.js';
 import { opencodeMessage } from './opencode-message.js';
 import { readOpencodeDb } from './opencode-db.js';
+import { dirIndex, dirsInOrder, placeKey, ranked } from './root-order.js';
 
 export { opencodeMessage } from './opencode-message.js';
 
@@ -24,51 +25,21 @@ export const opencode: AgentLoader = {
   xdgDataDir: 'opencode',
   roots: (dir) => [path.join(dir, 'storage', 'message')],
   accepts: (file) => file.endsWith('.json'),
-  flags: (dirs) => JSON.stringify(dirs.map((d) => path.resolve(d))),
-  /**
-   * A file depends on its root's place in the list only; the first root's files on nothing (''):
-   * roots added after it read nothing again, roots put in another order read the files whose place moved.
-   */
-  flagsOf: (file, flags) => {
-    const root = rootOf(file, flags);
-    return root === 0 ? '' : String(root);
-  },
+  flags: dirsInOrder,
+  flagsOf: (file, flags) => placeKey(dirIndex(file, flags, file.endsWith('.db'))),
   read: readOpencode,
   stores: opencodeDatabase,
   isStore: (file) => file.endsWith('.db'),
   readStore: (file) => ranked(readOpencodeDb(file), precedenceOf(file.path, file.flags)),
 };
 
-/** The roots of the last flags parsed: one parse per scan, not one per file. */
-let parsed: { flags: string; roots: string[] } = { flags: '', roots: [] };
-
 /**
- * The index of the first root (in the flags' order) that holds `file`: its database, or a file
- * below it; the number of roots for one in none (not expected: it ranks after all).
- */
-function rootOf(file: string, flags: string): number {
-  if (parsed.flags !== flags) {
-    const doc = parseJson(flags);
-    parsed = { flags, roots: Array.isArray(doc) ? doc.filter((d): d is string => typeof d === 'string') : [] };
-  }
-  const { roots } = parsed;
-  const full = path.isAbsolute(file) ? file : path.resolve(file);
-  const store = file.endsWith('.db');
-  const at = roots.findIndex((root) => (store ? path.dirname(full) === root : full.startsWith(root + path.sep)));
-  return at === -1 ? roots.length : at;
-}
-
-/**
- * Which copy of a message wins (lower first): 2 × its root's index (rootOf), + 1 for a file of the
- * legacy storage (a root's database comes before its files).
+ * Which copy of a message wins (lower first): 2 × its root's place in the list (root-order.ts),
+ * + 1 for a file of the legacy storage (a root's database comes before its files).
  */
 export function precedenceOf(file: string, flags: string): number {
-  return rootOf(file, flags) * 2 + (file.endsWith('.db') ? 0 : 1);
-}
-
-function ranked(found: AgentFileRecords, rank: number): AgentFileRecords {
-  for (const r of found.records) r.offset = rank;
-  return found;
+  const store = file.endsWith('.db');
+  return dirIndex(file, flags, store) * 2 + (store ? 0 : 1);
 }
 
 /** `opencode.db` when present, else the first `opencode-<channel>.db` in name order; at most one per dir. */

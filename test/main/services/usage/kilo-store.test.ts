@@ -90,7 +90,7 @@ describe('kilo.db', () => {
     expect(await inputOf()).toBe(2100); // m2 committed (in the WAL); m3 not yet committed
     writer.stdin.write('COMMIT;\n');
     await until(async () => (await inputOf()) === 32100);
-  });
+  }, 30_000); // a dozen sqlite3 processes, waited on by condition: over vitest's 5 s on a busy machine (seen at load 12)
 
   it('an unchanged store is not queried again', async () => {
     expect(await inputOf()).toBe(100);

@@ -13,7 +13,7 @@ import { UsageService } from '../../../../main/services/usage/usage-service.js';
 import { ccusageDaily } from '../../../fixtures/usage/ccusage-oracle.js';
 
 /**
- * Which copy of an OpenCode message counts when it is found more than once, against ccusage
+ * Which copy of an OpenCode message (or a Hermes session) counts when it is found more than once, against ccusage
  * 20.0.24 (`ccusage opencode daily --json --offline`): copies in two roots, a root's database
  * against another root's file, two files of one root, a root's database against its own file.
  * The copies differ in size and each message is on a day of its own, so each day's tokens tell
@@ -71,7 +71,23 @@ beforeAll(async () => {
   database(r1, [message('m4', 'x', 140, 3)]);
   database(r2, [message('m2', 'x', 510, 1)]);
   database(r3, [message('m5', 'x', 550, 4), message('m6', 'x', 560, 5)]);
+  // Hermes: a session in each of three homes' state.db, each day's copies of other sizes.
+  const sessions = (rows: Array<[string, number, number]>) =>
+    [HERMES_TABLE, ...rows.map(([id, input, day]) => `INSERT INTO sessions (id, source, model, started_at, input_tokens, output_tokens) VALUES ('${id}', 'cli', 'claude-sonnet-4-5', ${(START + day * DAY) / 1000}, ${input}, 1);`)].join('\n');
+  homes = ['h1', 'h2', 'h3'].map((h) => path.join(dir, h));
+  const rows: Array<Array<[string, number, number]>> = [
+    [['a', 100, 0], ['b', 110, 1]],
+    [['a', 500, 0], ['c', 120, 2], ['b', 510, 1]],
+    [['c', 520, 2], ['a', 900, 0], ['d', 130, 3]],
+  ];
+  for (const [i, h] of homes.entries()) {
+    await fs.mkdir(h);
+    execFileSync('sqlite3', [path.join(h, 'state.db')], { input: sessions(rows[i]!), stdio: ['pipe', 'ignore', 'pipe'] });
+  }
 }, 60_000);
+
+let homes: string[];
+const HERMES_TABLE = 'CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, model TEXT, started_at REAL NOT NULL, message_count INTEGER DEFAULT 0, input_tokens INTEGER DEFAULT 0, output_tokens INTEGER DEFAULT 0, cache_read_tokens INTEGER DEFAULT 0, cache_write_tokens INTEGER DEFAULT 0, reasoning_tokens INTEGER DEFAULT 0, billing_provider TEXT, estimated_cost_usd REAL, actual_cost_usd REAL);';
 
 afterAll(() => fs.rm(dir, { recursive: true, force: true }));
 
@@ -91,20 +107,20 @@ const orders = [
   [2, 1, 0],
 ];
 
-function serviceFor(configDir: string, dirs: string, pool: ScanPool | null): UsageService {
+function serviceFor(configDir: string, dirs: string, pool: ScanPool | null, variable = 'OPENCODE_DATA_DIR'): UsageService {
   const paths = createPaths({ configDir: path.join(dir, configDir), agentDir: path.join(dir, 'no-claude') });
-  const service = new UsageService({ paths, clock: new ManualClock(), logger: silentLogger, events: new AppEvents(), appConfig: new AppConfigStore(paths.appConfig), env: { HOME: home(), OPENCODE_DATA_DIR: dirs } }, { pool, workerThresholdBytes: 1 });
+  const service = new UsageService({ paths, clock: new ManualClock(), logger: silentLogger, events: new AppEvents(), appConfig: new AppConfigStore(paths.appConfig), env: { HOME: home(), [variable]: dirs } }, { pool, workerThresholdBytes: 1 });
   service.start();
   return service;
 }
 
-async function ours(service: UsageService): Promise<Array<{ date: string; input: number }>> {
+async function ours(service: UsageService, agent = 'opencode'): Promise<Array<{ date: string; input: number }>> {
   await service.refresh();
-  return (await service.daily({ tz: 'UTC', agent: 'opencode' })).map((d) => ({ date: d.date, input: d.inputTokens }));
+  return (await service.daily({ tz: 'UTC', agent })).map((d) => ({ date: d.date, input: d.inputTokens }));
 }
 
-async function theirs(dirs: string): Promise<Array<{ date: string; input: number }>> {
-  return (await ccusageDaily<TheirDay>('opencode', 'UTC', home(), { OPENCODE_DATA_DIR: dirs })).map((d) => ({ date: d.date, input: d.inputTokens }));
+async function theirs(dirs: string, agent = 'opencode', variable = 'OPENCODE_DATA_DIR'): Promise<Array<{ date: string; input: number }>> {
+  return (await ccusageDaily<TheirDay>(agent, 'UTC', home(), { [variable]: dirs })).map((d) => ({ date: d.date, input: d.inputTokens }));
 }
 
 describe('OpenCode copies of one message, against ccusage 20.0.24', () => {
@@ -138,6 +154,22 @@ describe('OpenCode copies of one message, against ccusage 20.0.24', () => {
       expect(await ours(service)).toEqual(await theirs(moved));
     } finally {
       await service.stop();
+    }
+  }, 60_000);
+});
+
+describe('Hermes sessions in several homes, against ccusage 20.0.24', () => {
+  it('keeps the first home\'s row, in every order of the homes', async () => {
+    for (const [n, order] of orders.entries()) {
+      const dirs = order.map((i) => homes[i]).join(',');
+      const expected = await theirs(dirs, 'hermes', 'HERMES_HOME');
+      expect(expected).toHaveLength(4);
+      const service = serviceFor(`hermes-${n}`, dirs, null, 'HERMES_HOME');
+      try {
+        expect(await ours(service, 'hermes'), `homes ${dirs}`).toEqual(expected);
+      } finally {
+        await service.stop();
+      }
     }
   }, 60_000);
 });
