@@ -1,8 +1,8 @@
 /**
  * The usage disk cache's format version. The cache holds requests already reduced by the
  * de-duplication key (per-file winners, kept flags), so it changes with the counting too:
- * 11 ranks OpenCode's copies of a message by root (each request's `offset` holds its copy's
- * precedence, agents/opencode.ts; a cache of 10 holds legacy files marked as sidechain copies);
+ * 11 ranks OpenCode's and Hermes's copies of a request by root (each request's `offset` holds its copy's
+ * precedence, agents/root-order.ts; a cache of 10 holds OpenCode's legacy files marked as sidechain copies);
  * 10 is the segmented layout (packed batches as the scan workers made them, kept flags in a bitmap)
  * and adds OpenCode 2's `session_message` rows to an opencode.db's requests (a cache of 9 holds a
  * store that has both tables with only its `message` rows, and would keep it until the store changes);
