@@ -6,10 +6,11 @@ import type { UsageRecord } from './types.js';
  * one, then the larger token total wins (Claude Code first writes partial usage), then the larger
  * cost, then the line seen first (path order, then byte offset). A total order, so the winner of
  * a set does not depend on the order records arrive in, and per-file winners can be merged.
- * The copies of RANKED_AGENTS go by the precedence their loader put in `offset` first.
+ * Some agents' copies of one request go by ccusage's own rule first (COPY_RULES).
  */
 export function isPreferred(a: UsageRecord, b: UsageRecord): boolean {
-  if (a.offset !== b.offset && RANKED_AGENTS.has(a.agent) && a.agent === b.agent) return a.offset < b.offset;
+  const own = a.agent === b.agent ? COPY_RULES[a.agent]?.(a, b) : undefined;
+  if (own !== undefined && own !== null) return own;
   if (a.sidechain !== b.sidechain) return !a.sidechain;
   const ta = tokenTotal(a);
   const tb = tokenTotal(b);
@@ -19,12 +20,26 @@ export function isPreferred(a: UsageRecord, b: UsageRecord): boolean {
   return a.offset < b.offset;
 }
 
+/** True when `a` wins over `b` by the rule; null when the rule cannot tell them apart (the general rule decides). */
+type CopyRule = (a: UsageRecord, b: UsageRecord) => boolean | null;
+
+/** The copy of the dir named first: the precedence the loader put in `offset` (agents/root-order.ts). */
+const firstDir: CopyRule = (a, b) => (a.offset !== b.offset ? a.offset < b.offset : null);
+const laterPath: CopyRule = (a, b) => (a.file !== b.file ? a.file > b.file : null);
+
 /**
- * Agents whose copies of one request count as ccusage keeps them, the first dir's (agents/root-order.ts):
- * OpenCode (a root's database row before its files; two files of one root, not something OpenCode
- * writes, by the rule above) and Hermes (the first home's session row).
+ * The copy ccusage 20.0.24 keeps of a request found in several files (observed on hand-made
+ * folders, cross-check-first-copy.test.ts): OpenCode's first root's (a root's database row before
+ * its files; two files of one root, not something OpenCode writes, by the general rule), Hermes's
+ * first home's, Codebuff's in the later path, and Droid's newest session total (its time), then
+ * the later path.
  */
-const RANKED_AGENTS: ReadonlySet<string> = new Set(['opencode', 'hermes']);
+const COPY_RULES: Readonly<Record<string, CopyRule>> = {
+  opencode: firstDir,
+  hermes: firstDir,
+  codebuff: laterPath,
+  droid: (a, b) => (a.timestamp !== b.timestamp ? a.timestamp > b.timestamp : laterPath(a, b)),
+};
 
 /** Keeps one record per key; records without a key are always kept. */
 export class DedupIndex {

@@ -6,7 +6,7 @@ import { parseJson } from './fields.js';
  * For agents whose copies of one request in several dirs count as ccusage keeps them, the first
  * dir's copy (OpenCode, Hermes; docs/usage.md): the scan flags name the dirs in order, and each
  * record carries its copy's precedence in `offset`, which de-duplication compares first for these
- * agents (dedupe.ts RANKED_AGENTS).
+ * agents (dedupe.ts COPY_RULES).
  */
 
 /** The scan flags of such an agent: its dirs, resolved, in the order they were given. */

@@ -13,7 +13,7 @@ import { UsageService } from '../../../../main/services/usage/usage-service.js';
 import { ccusageDaily } from '../../../fixtures/usage/ccusage-oracle.js';
 
 /**
- * Which copy of an OpenCode message (or a Hermes session) counts when it is found more than once, against ccusage
+ * Which copy of an OpenCode message (a Hermes, Droid or Codebuff request) counts when it is found more than once, against ccusage
  * 20.0.24 (`ccusage opencode daily --json --offline`): copies in two roots, a root's database
  * against another root's file, two files of one root, a root's database against its own file.
  * The copies differ in size and each message is on a day of its own, so each day's tokens tell
@@ -84,7 +84,35 @@ beforeAll(async () => {
     await fs.mkdir(h);
     execFileSync('sqlite3', [path.join(h, 'state.db')], { input: sessions(rows[i]!), stdio: ['pipe', 'ignore', 'pipe'] });
   }
+  // Droid: session totals in three folders; the newer time wins, on equal times the later path.
+  droidDirs = ['d1', 'd2', 'd3'].map((d) => path.join(dir, d));
+  const droid = async (root: string, folder: string, session: string, input: number, at: number) => {
+    await fs.mkdir(path.join(root, folder), { recursive: true });
+    await fs.writeFile(path.join(root, folder, `${session}.settings.json`), JSON.stringify({ model: 'claude-sonnet-4-5', providerLockTimestamp: new Date(START + at).toISOString(), tokenUsage: { inputTokens: input, outputTokens: 1 } }));
+  };
+  const [d1, d2, d3] = droidDirs as [string, string, string];
+  await droid(d1, 'p', 'a', 100, 0); // a: equal times in d1 and d3
+  await droid(d3, 'p', 'a', 500, 0);
+  await droid(d1, 'p', 'b', 110, 2 * DAY); // b: d1's newer, d2's larger
+  await droid(d2, 'p', 'b', 510, DAY);
+  await droid(d2, 'p1', 'c', 520, 3 * DAY); // c: two folders of d2, equal times, the earlier path larger
+  await droid(d2, 'p2', 'c', 120, 3 * DAY);
+  // Codebuff: one channel name in two roots; the later path wins, whichever root is named first.
+  codebuffDirs = ['c1', 'c2'].map((c) => path.join(dir, c, 'manicode'));
+  const chat = async (root: string, chatId: string, id: string, input: number, day: number) => {
+    const at = path.join(root, 'projects', 'p', 'chats', chatId);
+    await fs.mkdir(at, { recursive: true });
+    await fs.writeFile(path.join(at, 'chat-messages.json'), JSON.stringify([{ id, variant: 'ai', timestamp: new Date(START + day * DAY).toISOString(), metadata: { model: 'claude-sonnet-4-5', usage: { inputTokens: input, outputTokens: 1 } } }]));
+  };
+  const [c1, c2] = codebuffDirs as [string, string];
+  await chat(c1, 'x', 'm1', 100, 0);
+  await chat(c2, 'x', 'm1', 500, 0);
+  await chat(c1, 'y', 'm2', 510, 1);
+  await chat(c2, 'y', 'm2', 110, 1);
 }, 60_000);
+
+let droidDirs: string[];
+let codebuffDirs: string[];
 
 let homes: string[];
 const HERMES_TABLE = 'CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, model TEXT, started_at REAL NOT NULL, message_count INTEGER DEFAULT 0, input_tokens INTEGER DEFAULT 0, output_tokens INTEGER DEFAULT 0, cache_read_tokens INTEGER DEFAULT 0, cache_write_tokens INTEGER DEFAULT 0, reasoning_tokens INTEGER DEFAULT 0, billing_provider TEXT, estimated_cost_usd REAL, actual_cost_usd REAL);';
@@ -172,4 +200,28 @@ describe('Hermes sessions in several homes, against ccusage 20.0.24', () => {
       }
     }
   }, 60_000);
+});
+
+describe('Droid and Codebuff requests in several folders, against ccusage 20.0.24', () => {
+  const cases = [
+    { agent: 'droid', variable: 'DROID_SESSIONS_DIR', dirs: () => droidDirs, days: 3 },
+    { agent: 'codebuff', variable: 'CODEBUFF_DATA_DIR', dirs: () => codebuffDirs, days: 2 },
+  ];
+  for (const { agent, variable, dirs, days } of cases) {
+    it(`${agent}: keeps the copy ccusage keeps, in every order of the folders`, async () => {
+      const all = dirs();
+      const permutations = all.length === 3 ? orders : [[0, 1], [1, 0]];
+      for (const [n, order] of permutations.entries()) {
+        const list = order.map((i) => all[i]).join(',');
+        const expected = await theirs(list, agent, variable);
+        expect(expected).toHaveLength(days);
+        const service = serviceFor(`${agent}-${n}`, list, null, variable);
+        try {
+          expect(await ours(service, agent), `${variable}=${list}`).toEqual(expected);
+        } finally {
+          await service.stop();
+        }
+      }
+    }, 60_000);
+  }
 });
