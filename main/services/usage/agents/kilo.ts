@@ -3,6 +3,7 @@ import { sqlitePages } from '../../../infra/sqlite-pages.js';
 import type { AgentFileRecords, AgentLoader } from './agent.js';
 import { isObject, parseJson } from './fields.js';
 import { opencodeMessage } from './opencode.js';
+import { dirIndex, dirsInOrder, placeKey } from './root-order.js';
 
 /** A query's bound and its wait for the agent's write lock (docs/usage.md, "SQLite stores"). */
 const QUERY_TIMEOUT_MS = 30_000;
@@ -10,7 +11,10 @@ const BUSY_MS = 2_000;
 
 /**
  * Kilo (agents-usage.md §12): SQLite `kilo.db`, table `message(id, session_id, data)`, where
- * `data` is an OpenCode-shaped message. A recorded cost is used as is, 0 included.
+ * `data` is an OpenCode-shaped message. A recorded cost is used as is, 0 included. A message id
+ * found more than once counts once, the copy ccusage 20.0.24 keeps (observed): the first root's
+ * (in the order `KILO_DATA_DIR` names them), in one store its first row; the precedence is the
+ * root's place, then the row's (root-order.ts).
  */
 export const kilo: AgentLoader = {
   id: 'kilo',
@@ -20,8 +24,18 @@ export const kilo: AgentLoader = {
   roots: (dir) => [dir],
   accepts: (file) => path.basename(file) === 'kilo.db',
   read: () => ({ records: [], malformed: 0 }),
-  readStore: readKilo,
+  flags: dirsInOrder,
+  flagsOf: (file, flags) => placeKey(dirIndex(file, flags, false)),
+  readStore: (file) => {
+    const found = readKilo(file);
+    const first = dirIndex(file.path, file.flags, false) * ROWS_PER_PLACE;
+    found.records.forEach((r, i) => (r.offset = first + i));
+    return found;
+  },
 };
+
+/** Room for each root's rows in the precedence (far above any store's row count). */
+const ROWS_PER_PLACE = 2 ** 32;
 
 export function readKilo(file: { path: string }): AgentFileRecords {
   const found: AgentFileRecords = { records: [], malformed: 0 };

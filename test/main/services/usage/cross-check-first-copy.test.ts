@@ -13,7 +13,7 @@ import { UsageService } from '../../../../main/services/usage/usage-service.js';
 import { ccusageDaily } from '../../../fixtures/usage/ccusage-oracle.js';
 
 /**
- * Which copy of an OpenCode message (a Hermes, Droid or Codebuff request) counts when it is found more than once, against ccusage
+ * Which copy of an OpenCode message (a Hermes, Droid, Codebuff or Kilo request) counts when it is found more than once, against ccusage
  * 20.0.24 (`ccusage opencode daily --json --offline`): copies in two roots, a root's database
  * against another root's file, two files of one root, a root's database against its own file.
  * The copies differ in size and each message is on a day of its own, so each day's tokens tell
@@ -109,8 +109,21 @@ beforeAll(async () => {
   await chat(c2, 'x', 'm1', 500, 0);
   await chat(c1, 'y', 'm2', 510, 1);
   await chat(c2, 'y', 'm2', 110, 1);
+  // Kilo: a message in two roots' kilo.db, and twice in one store (two rows naming one id).
+  kiloDirs = ['k1', 'k2'].map((k) => path.join(dir, k));
+  const kiloRows = (rows: Array<[string, string, number, number]>) =>
+    ['CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT, data TEXT);', ...rows.map(([row, id, input, day]) => `INSERT INTO message VALUES ('${row}', 's1', '${JSON.stringify(message(id, 's1', input, day))}');`)].join('\n');
+  const kiloStores: Array<Array<[string, string, number, number]>> = [
+    [['r1', 'm1', 100, 0], ['r2', 'm2', 110, 1], ['r3', 'm2', 510, 1]],
+    [['r1', 'm1', 500, 0], ['r2', 'm3', 120, 2]],
+  ];
+  for (const [i, k] of kiloDirs.entries()) {
+    await fs.mkdir(k);
+    execFileSync('sqlite3', [path.join(k, 'kilo.db')], { input: kiloRows(kiloStores[i]!), stdio: ['pipe', 'ignore', 'pipe'] });
+  }
 }, 60_000);
 
+let kiloDirs: string[];
 let droidDirs: string[];
 let codebuffDirs: string[];
 
@@ -202,10 +215,11 @@ describe('Hermes sessions in several homes, against ccusage 20.0.24', () => {
   }, 60_000);
 });
 
-describe('Droid and Codebuff requests in several folders, against ccusage 20.0.24', () => {
+describe('Droid, Codebuff and Kilo requests in several folders, against ccusage 20.0.24', () => {
   const cases = [
     { agent: 'droid', variable: 'DROID_SESSIONS_DIR', dirs: () => droidDirs, days: 3 },
     { agent: 'codebuff', variable: 'CODEBUFF_DATA_DIR', dirs: () => codebuffDirs, days: 2 },
+    { agent: 'kilo', variable: 'KILO_DATA_DIR', dirs: () => kiloDirs, days: 3 },
   ];
   for (const { agent, variable, dirs, days } of cases) {
     it(`${agent}: keeps the copy ccusage keeps, in every order of the folders`, async () => {
