@@ -23,8 +23,10 @@ export interface AgentFile {
 export interface AgentLoader {
   id: string;
   name: string;
-  /** ccusage's override variable (one path or a comma-separated list). */
+  /** ccusage's override variable: a comma-separated list of paths, unless `envOnePath`. */
   envVar: string;
+  /** The variable names one path, commas and all (goose, copilot: ccusage 20.0.24 reads it whole, observed). */
+  envOnePath?: boolean;
   /** Default folders, relative to the home directory. */
   defaultDirs: readonly string[];
   /**

@@ -17,6 +17,7 @@ export const copilot: AgentLoader = {
   id: 'copilot',
   name: 'GitHub Copilot CLI',
   envVar: 'COPILOT_HOME',
+  envOnePath: true,
   defaultDirs: ['.copilot'],
   alsoFileVar: 'COPILOT_OTEL_FILE_EXPORTER_PATH',
   roots: (dir) => (isFile(dir) ? [dir] : [path.join(dir, SESSION_STATE), path.join(dir, 'otel')]),

@@ -15,6 +15,7 @@ export const goose: AgentLoader = {
   id: 'goose',
   name: 'Goose',
   envVar: 'GOOSE_PATH_ROOT',
+  envOnePath: true,
   defaultDirs: [path.join('.local', 'share', 'goose', 'sessions'), path.join('Library', 'Application Support', 'goose', 'sessions'), path.join('.local', 'share', 'Block', 'goose', 'sessions')],
   roots: () => [],
   accepts: () => false,

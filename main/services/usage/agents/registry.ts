@@ -56,16 +56,17 @@ export function homeOf(env: NodeJS.ProcessEnv): string | null {
  * override variable (one path or a comma-separated list), else its default folders below home;
  * then the file its `alsoFileVar` names, if any (ccusage reads it besides the folders).
  */
-export function dirsOf(agent: { envVar: string; defaultDirs: readonly string[]; alsoFileVar?: string; xdgDataDir?: string }, configured: readonly string[] | undefined, env: NodeJS.ProcessEnv): string[] {
+export function dirsOf(agent: { envVar: string; envOnePath?: boolean; defaultDirs: readonly string[]; alsoFileVar?: string; xdgDataDir?: string }, configured: readonly string[] | undefined, env: NodeJS.ProcessEnv): string[] {
   if (configured !== undefined && configured.length > 0) return configured.map((d) => expandHome(d, env));
   const also = agent.alsoFileVar === undefined ? '' : (env[agent.alsoFileVar] ?? '').trim();
   const dirs = baseDirsOf(agent, env);
   return also !== '' && !dirs.includes(also) ? [...dirs, also] : dirs;
 }
 
-function baseDirsOf(agent: { envVar: string; defaultDirs: readonly string[]; xdgDataDir?: string }, env: NodeJS.ProcessEnv): string[] {
+function baseDirsOf(agent: { envVar: string; envOnePath?: boolean; defaultDirs: readonly string[]; xdgDataDir?: string }, env: NodeJS.ProcessEnv): string[] {
   const fromEnv = env[agent.envVar];
   if (fromEnv !== undefined && fromEnv.trim() !== '') {
+    if (agent.envOnePath === true) return [fromEnv.trim()];
     return fromEnv
       .split(',')
       .map((d) => d.trim())

@@ -5,6 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { copilot, readCopilotSessionState } from '../../../../../main/services/usage/agents/copilot.js';
 import { readCopilotOtel } from '../../../../../main/services/usage/agents/copilot-otel.js';
 import { dirsOf } from '../../../../../main/services/usage/agents/registry.js';
+import { goose } from '../../../../../main/services/usage/agents/goose.js';
+import { hermes } from '../../../../../main/services/usage/agents/hermes.js';
 import { findTranscripts } from '../../../../../main/services/usage/discover.js';
 import { Pricing } from '../../../../../main/services/usage/pricing.js';
 
@@ -128,6 +130,12 @@ describe('copilot: where it reads', () => {
     expect(dirsOf(copilot, undefined, { HOME: '/h' })).toEqual([path.join('/h', '.copilot')]);
     expect(dirsOf(copilot, undefined, { HOME: '/h', COPILOT_HOME: '/c', COPILOT_OTEL_FILE_EXPORTER_PATH: ' /x/o.jsonl ' })).toEqual(['/c', '/x/o.jsonl']);
     expect(dirsOf(copilot, ['/only'], { HOME: '/h', COPILOT_OTEL_FILE_EXPORTER_PATH: '/x/o.jsonl' })).toEqual(['/only']);
+  });
+
+  it('COPILOT_HOME and GOOSE_PATH_ROOT name one path each, commas and all (ccusage 20.0.24 reads a list there as no data; observed)', () => {
+    expect(dirsOf(copilot, undefined, { HOME: '/h', COPILOT_HOME: ' /c,/d ' })).toEqual(['/c,/d']);
+    expect(dirsOf(goose, undefined, { HOME: '/h', GOOSE_PATH_ROOT: '/g,/k' })).toEqual(['/g,/k']);
+    expect(dirsOf(hermes, undefined, { HOME: '/h', HERMES_HOME: '/a, /b' })).toEqual(['/a', '/b']); // the others take lists
   });
 
   it('finds session-state/<id>/events.jsonl, otel/**/*.jsonl and the named file whatever its name; flags hold the last shutdown per pair', async () => {
