@@ -1,3 +1,4 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { appBuild } from '../infra/app-version.js';
 import type { Clock } from '../infra/clock.js';
 import { identityKey, identityOf, statIdentity } from '../infra/file-stat.js';
@@ -105,6 +106,9 @@ export async function runUsage(argv: string[], env: NodeJS.ProcessEnv = process.
     await service.startPersist();
     const answer = await compute(service, options);
     io.out(format(options, answer, width));
+    // One turn of the event loop: the write, whose bytes went out meanwhile, starts its fsync
+    // before the files digest below takes this thread.
+    await yieldToLoop();
     // Zeros from no logs at all are not an answer: say where we looked (stderr: --json stays clean),
     // and keep nothing, so the next run says it again.
     const transcripts = service.transcriptFiles();

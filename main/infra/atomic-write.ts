@@ -54,8 +54,9 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array | 
     const mode = options.mode ?? (await existingMode(file)) ?? 0o600;
     const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
     const handle = await fs.open(temp, 'wx', mode);
-    writing = Array.isArray(data) ? writePieces(handle, data) : handle.writeFile(data as string | Uint8Array);
-    const finished = finish(file, temp, handle, mode, writing, options);
+    // The mode is set while the bytes go out (the umask may have narrowed the one given to open()).
+    writing = allDone([handle.chmod(mode), Array.isArray(data) ? writePieces(handle, data) : handle.writeFile(data as string | Uint8Array)]);
+    const finished = finish(file, temp, handle, writing, options);
     options.onWriting?.();
     return await finished;
   } finally {
@@ -64,11 +65,10 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array | 
 }
 
 /** Waits for the bytes, then fsync, rename and the directory's fsync; the temp file is removed on failure. */
-async function finish(file: string, temp: string, handle: fs.FileHandle, mode: number, writing: Promise<void>, options: AtomicWriteOptions): Promise<FileIdentity> {
+async function finish(file: string, temp: string, handle: fs.FileHandle, writing: Promise<void>, options: AtomicWriteOptions): Promise<FileIdentity> {
   let written: FileIdentity; // a rename keeps the inode and the mtime: this is the file at `file` until it is replaced
   try {
     await writing;
-    await handle.chmod(mode); // the umask may have narrowed the mode given to open()
     await handle.sync();
     const st = await handle.stat();
     written = { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino };
@@ -92,6 +92,11 @@ async function finish(file: string, temp: string, handle: fs.FileHandle, mode: n
   }
   await syncDir(path.dirname(file));
   return written;
+}
+
+/** Waits for every call on the handle before failing with the first error: the handle is closed only once none is under way. */
+async function allDone(calls: ReadonlyArray<Promise<unknown>>): Promise<void> {
+  for (const result of await Promise.allSettled(calls)) if (result.status === 'rejected') throw result.reason;
 }
 
 /** What `writePieces` needs of a file handle (tests pass a fake one to make writes come up short). */
