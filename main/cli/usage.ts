@@ -106,8 +106,10 @@ export async function runUsage(argv: string[], env: NodeJS.ProcessEnv = process.
     await service.startPersist();
     const answer = await compute(service, options);
     io.out(format(options, answer, width));
-    // One turn of the event loop: the write, whose bytes went out meanwhile, starts its fsync
-    // before the files digest below takes this thread.
+    // The write's bytes went out meanwhile: let the loop hand it their completion, so that its
+    // fsync runs while the files digest below takes this thread. Two turns: the first may come
+    // in this turn's check phase, before the poll phase that delivers thread-pool completions.
+    await yieldToLoop();
     await yieldToLoop();
     // Zeros from no logs at all are not an answer: say where we looked (stderr: --json stays clean),
     // and keep nothing, so the next run says it again.
