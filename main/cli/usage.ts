@@ -1,3 +1,4 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { appBuild } from '../infra/app-version.js';
 import type { Clock } from '../infra/clock.js';
 import { identityKey, identityOf, statIdentity } from '../infra/file-stat.js';
@@ -100,16 +101,26 @@ export async function runUsage(argv: string[], env: NodeJS.ProcessEnv = process.
     // a background refresh could land.
     const status = await service.status();
     if (status.cacheAge === null || status.cacheAge >= FRESH_MS) await service.refresh();
+    // The disk cache write a scan left waiting starts now: its plan takes this thread, then its
+    // bytes go out through the thread pool while the answer is computed and printed.
+    await service.startPersist();
     const answer = await compute(service, options);
     io.out(format(options, answer, width));
+    // The write's bytes went out meanwhile: let the loop hand it their completion, so that its
+    // fsync runs while the files digest below takes this thread. Two turns: the first may come
+    // in this turn's check phase, before the poll phase that delivers thread-pool completions.
+    await yieldToLoop();
+    await yieldToLoop();
     // Zeros from no logs at all are not an answer: say where we looked (stderr: --json stays clean),
     // and keep nothing, so the next run says it again.
-    if (service.transcriptFiles().length === 0) {
+    const transcripts = service.transcriptFiles();
+    if (transcripts.length === 0) {
       io.err(`switchboard: no agent transcripts found in ${transcriptsDir(paths.agentDir)}; if Claude Code keeps them elsewhere, set CLAUDE_CONFIG_DIR (or SWITCHBOARD_AGENT_DIR) to that folder\n`);
       return 0;
     }
-    const disk = await service.diskCacheIdentity(); // after the write a scan started
-    if (disk) await memo.remember(key, { cache: identityOf(disk), lastFetch: disk.lastFetch, files: filesDigest(service.transcriptFiles()) }, answer, (m) => logger.warn(m));
+    const files = filesDigest(transcripts); // while the write ends (its fsync)
+    const disk = await service.diskCacheIdentity(); // once the write has ended
+    if (disk) await memo.remember(key, { cache: identityOf(disk), lastFetch: disk.lastFetch, files }, answer, (m) => logger.warn(m));
     return 0;
   } catch (err) {
     io.err(`switchboard: cannot read usage: ${err instanceof Error ? err.message : String(err)}\n`);

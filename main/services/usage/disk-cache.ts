@@ -121,10 +121,12 @@ export async function readCacheFile(file: string, identity: CacheIdentity, price
 /**
  * Resolves with the file written (see `writeFileAtomic`): the head, then the segments' bytes as
  * they are held (no copy into one buffer). The files packed afresh keep their new runs, so the
- * next write takes their bytes as they are too.
+ * next write takes their bytes as they are too. The plan is made on this thread, before this
+ * returns; `onWriting` is called once the bytes are handed to the thread pool (or the write failed
+ * before that), after which the write needs this thread only to end (fsync, rename).
  */
-export function writeCacheFile(file: string, snapshot: CacheSnapshot, identity: CacheIdentity, pricesId: string): Promise<FileIdentity> {
+export function writeCacheFile(file: string, snapshot: CacheSnapshot, identity: CacheIdentity, pricesId: string, onWriting?: () => void): Promise<FileIdentity> {
   const { pieces, fresh } = planCache(snapshot, identity, pricesId);
   for (const [f, run] of fresh) f.packed = run;
-  return writeFileAtomic(file, pieces, { mode: 0o600 });
+  return writeFileAtomic(file, pieces, { mode: 0o600, onWriting });
 }

@@ -95,6 +95,8 @@ export class UsageService {
   private lastError: string | null = null;
   private loaded: Promise<void> = Promise.resolve();
   private persisting: Promise<void> = Promise.resolve();
+  /** Resolves once the latest disk cache write has handed its bytes to the thread pool (or ended without). */
+  private handedOff: Promise<void> = Promise.resolve();
   /** A disk cache write waiting out PERSIST_DELAY_MS (later changes join it); null when none waits. */
   private persistTimer: { timer: NodeJS.Timeout; write: () => void } | null = null;
   /** Setting the directory watches after a scan (watch mode); the next scan waits for it. */
@@ -264,6 +266,18 @@ export class UsageService {
     await this.loaded;
     await this.inflight?.catch(() => undefined);
     await this.arming;
+  }
+
+  /**
+   * Starts the disk cache write a scan left waiting now, instead of PERSIST_DELAY_MS later, and
+   * resolves once it no longer needs this thread for a while: the snapshot is planned here (it
+   * needs the objects in memory) and its bytes are handed to the thread pool. What this thread
+   * does next overlaps the writing (the terminal computes and prints its answer meanwhile); the
+   * write's end is `whenPersisted`, and `stop` waits for it. Resolves at once when nothing waits.
+   */
+  startPersist(): Promise<void> {
+    this.flushPersist();
+    return this.handedOff;
   }
 
   /** Resolves when the disk cache holds the latest scan (tests, shutdown): a write still waiting starts now. */
@@ -448,7 +462,8 @@ export class UsageService {
    * Writes after each scan that changed the data, one write at a time, on the next turn so the
    * readers waiting for this scan are answered first. Rewriting an unchanged cache only to move
    * its timestamp would cost a full serialisation (and megabytes of disk writes) per minute.
-   * A failed write only costs the next start a scan.
+   * A failed write only costs the next start a scan. This thread plans the snapshot; the bytes
+   * go out through the thread pool while it does other work (writeFileAtomic), see startPersist.
    */
   private persist(): void {
     if (this.store.version === this.persistedVersion) return;
@@ -464,6 +479,8 @@ export class UsageService {
       done();
     };
     this.persistTimer = { timer: setTimeout(write, PERSIST_DELAY_MS).unref(), write };
+    let handedOff!: () => void;
+    this.handedOff = new Promise<void>((resolve) => (handedOff = resolve));
     this.persisting = this.persisting
       .then(() => waited)
       .then(() => {
@@ -476,7 +493,7 @@ export class UsageService {
           kept: this.store.keptGroups(),
           seenAnomalies: this.seenAnomalies === null ? null : [...this.seenAnomalies],
         };
-        return writeCacheFile(this.ctx.paths.usageCache, snapshot, this.identity, this.pricing.tableId).then((file) => {
+        return writeCacheFile(this.ctx.paths.usageCache, snapshot, this.identity, this.pricing.tableId, handedOff).then((file) => {
           this.disk = { version: written, lastFetch: snapshot.lastFetch, file };
           // The packs spared this write a re-pack (a cold scan's: the threads made them); held on,
           // ~180 MB at 1 GiB of logs let V8 put off full collections until their marking overlapped
@@ -484,7 +501,8 @@ export class UsageService {
           this.store.releasePacks();
         });
       })
-      .catch((err) => this.ctx.logger.warn(`usage: cannot write the disk cache: ${errorMessage(err)}`));
+      .catch((err) => this.ctx.logger.warn(`usage: cannot write the disk cache: ${errorMessage(err)}`))
+      .finally(() => handedOff()); // a write that failed before its bytes went out (the plan, the open)
   }
 
   /** Starts the waiting disk cache write now (a quit, a caller that needs the file). */

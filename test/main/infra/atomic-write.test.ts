@@ -5,8 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FileChangedError, removeStaleTempFiles, writeFileAtomic } from '../../../main/infra/atomic-write.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { FileChangedError, removeStaleTempFiles, writeFileAtomic, writePieces, type PieceWriter } from '../../../main/infra/atomic-write.js';
 import { settingsVersion } from '../../fixtures/settings-versions.mjs';
 
 const root = path.resolve(__dirname, '../../..');
@@ -72,6 +72,119 @@ describe('writeFileAtomic', () => {
     await fs.writeFile(path.join(dir, 'blocker'), 'not a directory');
     await expect(writeFileAtomic(path.join(dir, 'blocker', 'c.json'), 'x')).rejects.toThrow();
     expect(await fs.readFile(path.join(dir, 'blocker'), 'utf8')).toBe('not a directory');
+  });
+});
+
+/** Pieces of assorted sizes, each a view into its own larger buffer, some empty; `count` of them. */
+function assortedPieces(count: number): Uint8Array[] {
+  const pieces: Uint8Array[] = [];
+  for (let i = 0; i < count; i++) {
+    const own = Buffer.from(`<${i}>`.repeat(40 + (i % 70)));
+    pieces.push(i % 7 === 0 ? new Uint8Array(0) : own.subarray(i % 5, own.length - (i % 3)));
+  }
+  return pieces;
+}
+
+/**
+ * A file handle over bytes in memory: each positional writev lands at its position, and writes
+ * at most what `limits` says for that call (a short write), or fails with the error given.
+ */
+function fakeHandle(limits: Array<number | Error>) {
+  let disk = Buffer.alloc(0);
+  const calls: Array<{ pieces: number; position: number | null | undefined }> = [];
+  const writev = async (buffers: NodeJS.ArrayBufferView[], position?: number | null) => {
+    calls.push({ pieces: buffers.length, position });
+    const limit = limits.shift() ?? Infinity;
+    if (limit instanceof Error) throw limit;
+    const at = position ?? disk.length;
+    const all = Buffer.concat(buffers.map((b) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength)));
+    const bytes = all.subarray(0, Math.min(all.length, limit));
+    if (disk.length < at + bytes.length) disk = Buffer.concat([disk, Buffer.alloc(at + bytes.length - disk.length)]);
+    bytes.copy(disk, at);
+    return { bytesWritten: bytes.length, buffers };
+  };
+  const handle: PieceWriter = { writev: writev as PieceWriter['writev'] };
+  return { handle, calls, disk: () => disk };
+}
+
+describe('writePieces: one positional writev for every piece, resumed after a short write', () => {
+  it('hands every non-empty piece to one request at position 0', async () => {
+    const pieces = assortedPieces(3000); // beyond IOV_MAX (1024): libuv goes through them itself
+    const fake = fakeHandle([]);
+    await writePieces(fake.handle, pieces);
+    expect(fake.calls).toEqual([{ pieces: pieces.filter((p) => p.length > 0).length, position: 0 }]);
+    expect(fake.disk().equals(Buffer.concat(pieces))).toBe(true);
+  });
+
+  it('a short write (cut inside a piece, then at a piece boundary) is resumed where it stopped, at that position', async () => {
+    const pieces = assortedPieces(50);
+    const expected = Buffer.concat(pieces);
+    const firstCut = pieces[0]!.length + pieces[1]!.length + 7; // inside the third piece (the first is empty)
+    const secondCut = pieces.slice(2, 10).reduce((n, p) => n + p.length, 0) - 7; // up to the end of the tenth
+    const fake = fakeHandle([firstCut, secondCut]);
+    await writePieces(fake.handle, pieces);
+    expect(fake.calls.map((c) => c.position)).toEqual([0, firstCut, firstCut + secondCut]);
+    expect(fake.disk().equals(expected)).toBe(true);
+  });
+
+  it('fails on a write that makes no progress, and on the error of a resumed write', async () => {
+    await expect(writePieces(fakeHandle([0]).handle, assortedPieces(5))).rejects.toThrow(/no progress/);
+    const full = Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+    await expect(writePieces(fakeHandle([100, full]).handle, assortedPieces(20))).rejects.toMatchObject({ code: 'ENOSPC' });
+  });
+});
+
+describe('writeFileAtomic of many pieces through the thread pool', () => {
+  it('writes thousands of pieces (more than IOV_MAX) byte for byte, and says when they are on their way', async () => {
+    const dir = await fs.mkdtemp(path.join(tmp, 'many-'));
+    const file = path.join(dir, 'cache.bin');
+    const pieces = assortedPieces(5000);
+    const order: string[] = [];
+    const written = writeFileAtomic(file, pieces, { mode: 0o600, onWriting: () => order.push('handed off') }).then((id) => {
+      order.push('written');
+      return id;
+    });
+    const id = await written;
+    expect(order).toEqual(['handed off', 'written']);
+    const back = await fs.readFile(file);
+    expect(back.equals(Buffer.concat(pieces))).toBe(true);
+    expect(id).toMatchObject({ size: back.length, ino: (await fs.stat(file)).ino });
+    expect(await tempFilesIn(dir)).toEqual([]);
+  });
+
+  it('a write that fails half-way (a short write, then no space) leaves the old file and no temp file', async () => {
+    const dir = await fs.mkdtemp(path.join(tmp, 'midway-'));
+    const file = path.join(dir, 'cache.bin');
+    await fs.writeFile(file, 'the old cache');
+    const probe = await fs.open(path.join(dir, 'probe'), 'w');
+    const proto = Object.getPrototypeOf(probe) as PieceWriter;
+    await probe.close();
+    await fs.rm(path.join(dir, 'probe'));
+    const real = proto.writev;
+    let calls = 0;
+    // The first request writes only its first 1000 bytes (the disk fills up), the resumed one finds no space.
+    const writev = vi.spyOn(proto, 'writev').mockImplementation(function (this: PieceWriter, buffers: NodeJS.ArrayBufferView[], position?: number | null) {
+      if (calls++ > 0) return Promise.reject(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }));
+      return real.call(this, [Buffer.from(buffers[0]!.buffer, buffers[0]!.byteOffset, 1000)], position ?? undefined) as never;
+    } as never);
+    try {
+      const onWriting = vi.fn();
+      await expect(writeFileAtomic(file, [Buffer.alloc(4000, 1), Buffer.alloc(4000, 2)], { mode: 0o600, onWriting })).rejects.toMatchObject({ code: 'ENOSPC' });
+      expect(calls).toBe(2);
+      expect(onWriting).toHaveBeenCalledTimes(1);
+    } finally {
+      writev.mockRestore();
+    }
+    expect(await fs.readFile(file, 'utf8')).toBe('the old cache');
+    expect(await fs.readdir(dir)).toEqual(['cache.bin']);
+  });
+
+  it('a write that fails before its bytes go out (no directory) still says so to onWriting, once', async () => {
+    const dir = await fs.mkdtemp(path.join(tmp, 'early-'));
+    await fs.writeFile(path.join(dir, 'blocker'), 'not a directory');
+    const onWriting = vi.fn();
+    await expect(writeFileAtomic(path.join(dir, 'blocker', 'c.bin'), [Buffer.from('x')], { onWriting })).rejects.toThrow();
+    expect(onWriting).toHaveBeenCalledTimes(1);
   });
 });
 
