@@ -47,7 +47,8 @@ function rowCount(): number {
 
 /** Resolves when `check` holds: a condition, not a guessed sleep. */
 async function until(check: () => Promise<boolean> | boolean): Promise<void> {
-  await waitFor(check, Boolean, { pollMs: 10 });
+  // Each check runs sqlite3 or a read: at load 10 one took over a second, so 5 s was not enough.
+  await waitFor(check, Boolean, { pollMs: 10, ms: 20_000 });
 }
 
 beforeEach(async () => {
