@@ -47,11 +47,14 @@ export type BinaryCheck = 'whole' | 'head';
  */
 export function encodeBinaryPieces(kind: BinaryKind, head: unknown, sections: readonly Uint8Array[], check: BinaryCheck): Uint8Array[] {
   if (!/^[\x20-\x7e]{8}$/.test(kind.magic)) throw new Error('a binary file magic is 8 printable ASCII characters');
-  const headText = JSON.stringify(head);
-  const headBytes = Buffer.byteLength(headText, 'utf8');
-  const top = Buffer.alloc(align8(HEADER_BYTES + headBytes)); // zeroed: the padding
+  // Encoded once, then copied behind the header (a 20 MB head: measuring its UTF-8 length first
+  // and encoding it after were two passes over the text).
+  const headText = Buffer.from(JSON.stringify(head), 'utf8');
+  const headBytes = headText.length;
+  const top = Buffer.allocUnsafe(align8(HEADER_BYTES + headBytes));
   top.write(kind.magic, 0, 'latin1');
-  top.write(headText, HEADER_BYTES, 'utf8');
+  headText.copy(top, HEADER_BYTES);
+  top.fill(0, HEADER_BYTES + headBytes); // the padding
   let crc = crc32(top.subarray(HEADER_BYTES));
   if (check === 'whole') for (const s of sections) if (s.length > 0) crc = crc32(s, crc); // an empty one may be crc32(crc, NULL, 0): 0
   const view = new DataView(top.buffer, top.byteOffset, HEADER_BYTES);
