@@ -102,11 +102,16 @@ function reusableRuns(files: readonly FileState[]): Array<PackedRun | undefined>
     runs[i] = run;
   }
   flush();
+  batch = null;
+  let reused = false;
   for (let i = 0; i < runs.length; i++) {
     const run = runs[i];
     if (run === undefined) continue;
-    const { count } = run.batch;
-    if (count < SMALL_SEGMENT || live.get(run.batch)! < count * MIN_LIVE_SHARE) runs[i] = undefined;
+    if (run.batch !== batch) {
+      batch = run.batch;
+      reused = batch.count >= SMALL_SEGMENT && live.get(batch)! >= batch.count * MIN_LIVE_SHARE;
+    }
+    if (!reused) runs[i] = undefined;
   }
   return runs;
 }
