@@ -66,6 +66,7 @@ describe('a cold scan staged as the workers answer', () => {
     expect(lists(adopted)).toEqual(lists(applied));
     expect(adopted.keptGroups()[0]).toBe(r.unkeyed.records); // kept as they are, not copied
     expect(lists(adopted)[4]).toEqual([]);
+    expect([...adopted.files.values()].map((f) => f.flagsKey)).toEqual(inOrder.map(() => '')); // a state's flags key is a string
 
     // an append to the file that lost all: its new request wins; another beats one of b's
     const grown = read('/e-loses.jsonl', [{ msg: 'e3', req: 'r', output: 1 }, { msg: 'b1', req: 'r', output: 50 }], r.losesAll.offset);
