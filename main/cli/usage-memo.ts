@@ -100,10 +100,24 @@ function serialise(entries: Entry[]): string {
   return JSON.stringify({ format: FORMAT, version: VERSION, entries });
 }
 
-/** One digest for a set of transcript files: paths, sizes, mtimes and inodes, in path order. */
+/** Text hashed per call of the hash: 140 000 files one update each cost more in calls than in hashing. */
+const DIGEST_CHUNK = 1 << 16;
+
+/**
+ * One digest for a set of transcript files: paths, sizes, mtimes and inodes, in path order (a
+ * line each, hashed in chunks of lines: the same digest as line by line).
+ */
 export function filesDigest(files: readonly Pick<FoundFile, 'path' | 'size' | 'mtimeMs' | 'ino'>[]): string {
   const hash = createHash('sha1');
-  for (const f of [...files].sort(byPath)) hash.update(`${f.path}\0${f.size}\0${f.mtimeMs}\0${f.ino}\n`);
+  let text = '';
+  for (const f of [...files].sort(byPath)) {
+    text += `${f.path}\0${f.size}\0${f.mtimeMs}\0${f.ino}\n`;
+    if (text.length >= DIGEST_CHUNK) {
+      hash.update(text);
+      text = '';
+    }
+  }
+  hash.update(text);
   return hash.digest('base64');
 }
 

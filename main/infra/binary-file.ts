@@ -21,13 +21,14 @@ export interface BinaryKind {
 const HEADER_BYTES = 24;
 const BYTE_ORDER_MARK = 0x01020304;
 const LITTLE_ENDIAN = os.endianness() === 'LE';
+const ZEROS = new Uint8Array(8);
 
 export function encodeBinaryFile(kind: BinaryKind, head: unknown, sections: readonly Uint8Array[]): Buffer {
-  const [top, ...rest] = encodeBinaryPieces(kind, head, sections, 'whole');
+  const pieces = encodeBinaryPieces(kind, head, sections, 'whole');
   // Not pooled, so it starts on an aligned address.
-  const out = Buffer.allocUnsafeSlow(rest.reduce((n, s) => n + s.length, top!.length));
+  const out = Buffer.allocUnsafeSlow(pieces.reduce((n, s) => n + s.length, 0));
   let at = 0;
-  for (const s of [top!, ...rest]) {
+  for (const s of pieces) {
     out.set(s, at);
     at += s.length;
   }
@@ -42,24 +43,26 @@ export function encodeBinaryFile(kind: BinaryKind, head: unknown, sections: read
 export type BinaryCheck = 'whole' | 'head';
 
 /**
- * The file as pieces to write in order (e.g. writeFileAtomic's list form): the header with the
- * head and its padding, then the sections themselves, not copied.
+ * The file as pieces to write in order (e.g. writeFileAtomic's list form): the header, the head,
+ * its padding (0 to 7 bytes), then the sections themselves, not copied.
  */
 export function encodeBinaryPieces(kind: BinaryKind, head: unknown, sections: readonly Uint8Array[], check: BinaryCheck): Uint8Array[] {
   if (!/^[\x20-\x7e]{8}$/.test(kind.magic)) throw new Error('a binary file magic is 8 printable ASCII characters');
-  const headText = JSON.stringify(head);
-  const headBytes = Buffer.byteLength(headText, 'utf8');
-  const top = Buffer.alloc(align8(HEADER_BYTES + headBytes)); // zeroed: the padding
-  top.write(kind.magic, 0, 'latin1');
-  top.write(headText, HEADER_BYTES, 'utf8');
-  let crc = crc32(top.subarray(HEADER_BYTES));
+  // Encoded once and written as it is (a 20 MB head: measuring its UTF-8 length first and then
+  // encoding it were two passes over the text; copying it behind the header, a second 20 MB).
+  const headBytes = Buffer.from(JSON.stringify(head), 'utf8');
+  const header = Buffer.alloc(HEADER_BYTES);
+  header.write(kind.magic, 0, 'latin1');
+  const padding = ZEROS.subarray(0, align8(HEADER_BYTES + headBytes.length) - HEADER_BYTES - headBytes.length);
+  let crc = crc32(headBytes);
+  if (padding.length > 0) crc = crc32(padding, crc);
   if (check === 'whole') for (const s of sections) if (s.length > 0) crc = crc32(s, crc); // an empty one may be crc32(crc, NULL, 0): 0
-  const view = new DataView(top.buffer, top.byteOffset, HEADER_BYTES);
+  const view = new DataView(header.buffer, header.byteOffset, HEADER_BYTES);
   view.setUint32(8, BYTE_ORDER_MARK, LITTLE_ENDIAN);
   view.setUint32(12, kind.version, LITTLE_ENDIAN);
-  view.setUint32(16, headBytes, LITTLE_ENDIAN);
+  view.setUint32(16, headBytes.length, LITTLE_ENDIAN);
   view.setUint32(20, crc, LITTLE_ENDIAN);
-  return [top, ...sections];
+  return [header, headBytes, padding, ...sections];
 }
 
 /**

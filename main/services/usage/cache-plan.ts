@@ -38,19 +38,27 @@ export interface CachePlan {
 }
 
 export function planCache(snapshot: CacheSnapshot, identity: CacheIdentity, pricesId: string): CachePlan {
-  const { kept } = snapshot;
+  const { kept, files } = snapshot;
   if (kept === null) throw new Error('a cache is written with its kept lists');
-  const reusable = reusableRuns(snapshot.files);
-  const freshFiles = snapshot.files.filter((f) => !reusable.has(f));
+  const runs = reusableRuns(files);
+  const freshFiles = files.filter((_, i) => runs[i] === undefined);
   const fresh = freshFiles.length > 0 ? packFresh(freshFiles) : [];
-  const freshRun = new Map(fresh);
+  for (let i = 0, k = 0; i < runs.length; i++) if (runs[i] === undefined) runs[i] = fresh[k++]![1];
   const batches: PackedBatch[] = [];
   const segmentOf = new Map<PackedBatch, number>();
-  const runs = snapshot.files.map((f) => {
-    const run = reusable.get(f) ?? freshRun.get(f)!;
-    if (!segmentOf.has(run.batch)) segmentOf.set(run.batch, batches.push(run.batch) - 1);
-    return run;
-  });
+  // Per file, its run's segment: neighbours in path order mostly share a batch (a worker reads runs of them).
+  const segments = new Int32Array(files.length);
+  let lastBatch: PackedBatch | null = null;
+  let lastSegment = -1;
+  for (let i = 0; i < runs.length; i++) {
+    const { batch } = runs[i]!;
+    if (batch !== lastBatch) {
+      let segment = segmentOf.get(batch);
+      if (segment === undefined) segmentOf.set(batch, (segment = batches.push(batch) - 1));
+      [lastBatch, lastSegment] = [batch, segment];
+    }
+    segments[i] = lastSegment;
+  }
   const bases: number[] = [];
   let total = 0;
   for (const b of batches) {
@@ -58,33 +66,52 @@ export function planCache(snapshot: CacheSnapshot, identity: CacheIdentity, pric
     total += b.count;
   }
   const bitmap = new Uint8Array(Math.ceil(total / 8));
-  const files = snapshot.files.map((f, i): FileRow => {
+  const rows = files.map((f, i): FileRow => {
     const run = runs[i]!;
-    const segment = segmentOf.get(run.batch)!;
+    const segment = segments[i]!;
     markKept(bitmap, bases[segment]! + run.first, f, kept[i]!);
     const row: FileRow = [f.path, f.size, f.mtimeMs, f.ino, f.offset, f.fingerprint, f.malformed, f.tailMalformed, f.oversized, segment, run.first, run.records, run.tail];
     if (f.flagsKey) row.push(f.flagsKey); // agent files read with flags only: the head stays as small for the rest
     return row;
   });
-  const segments = batches.map((b): SegmentRow => [b.count, b.keyBytes.length, b.keys, b.crc, b.strings]);
-  const head: CacheHead = { sources: identity, prices: pricesId, lastFetch: snapshot.lastFetch, seenAnomalies: snapshot.seenAnomalies, segments, kept: crc32(bitmap), files };
+  const segmentRows = batches.map((b): SegmentRow => [b.count, b.keyBytes.length, b.keys, b.crc, b.strings]);
+  const head: CacheHead = { sources: identity, prices: pricesId, lastFetch: snapshot.lastFetch, seenAnomalies: snapshot.seenAnomalies, segments: segmentRows, kept: crc32(bitmap), files: rows };
   return { pieces: encodeBinaryPieces(CACHE_KIND, head, [...batches.flatMap(batchPieces), bitmap], 'head'), fresh };
 }
 
-/** The files whose packed run is written as it is (see MIN_LIVE_SHARE). */
-function reusableRuns(files: readonly FileState[]): Map<FileState, PackedRun> {
+/** Per file (in the order of `files`), its packed run when it is written as it is (see MIN_LIVE_SHARE). */
+function reusableRuns(files: readonly FileState[]): Array<PackedRun | undefined> {
   const live = new Map<PackedBatch, number>();
-  const runs = new Map<FileState, PackedRun>();
-  for (const f of files) {
+  const runs: Array<PackedRun | undefined> = new Array(files.length).fill(undefined); // packed: filled, not holey
+  // Live records are counted per stretch of neighbours in one batch, and added to its count once per stretch.
+  let batch: PackedBatch | null = null;
+  let stretch = 0;
+  const flush = () => {
+    if (batch !== null) live.set(batch, (live.get(batch) ?? 0) + stretch);
+  };
+  for (let i = 0; i < files.length; i++) {
+    const f = files[i]!;
     const run = f.packed;
     // A file without records needs no segment of its own: it goes with the fresh ones.
     if (run === undefined || run.records + run.tail === 0 || run.lists[0] !== f.records || run.lists[1] !== f.tail) continue;
-    live.set(run.batch, (live.get(run.batch) ?? 0) + run.records + run.tail);
-    runs.set(f, run);
+    if (run.batch !== batch) {
+      flush();
+      [batch, stretch] = [run.batch, 0];
+    }
+    stretch += run.records + run.tail;
+    runs[i] = run;
   }
-  for (const [f, run] of runs) {
-    const { count } = run.batch;
-    if (count < SMALL_SEGMENT || live.get(run.batch)! < count * MIN_LIVE_SHARE) runs.delete(f);
+  flush();
+  batch = null;
+  let reused = false;
+  for (let i = 0; i < runs.length; i++) {
+    const run = runs[i];
+    if (run === undefined) continue;
+    if (run.batch !== batch) {
+      batch = run.batch;
+      reused = batch.count >= SMALL_SEGMENT && live.get(batch)! >= batch.count * MIN_LIVE_SHARE;
+    }
+    if (!reused) runs[i] = undefined;
   }
   return runs;
 }
@@ -104,6 +131,7 @@ function packFresh(files: readonly FileState[]): Array<[FileState, PackedRun]> {
 
 /** Sets the bits of the file's kept records (a subsequence of records, then tail) from bit `at`. */
 function markKept(bitmap: Uint8Array, at: number, f: FileState, kept: readonly UsageRecord[]): void {
+  if (kept === f.records && f.tail.length === 0) return setBits(bitmap, at, kept.length); // keeps them all: most files
   let next = 0;
   let bit = at;
   for (const list of [f.records, f.tail]) {
@@ -116,4 +144,17 @@ function markKept(bitmap: Uint8Array, at: number, f: FileState, kept: readonly U
     }
   }
   if (next !== kept.length) throw new Error(`kept requests of ${f.path} are not in file order`);
+}
+
+/** Sets bits `from` to `from + count - 1`: whole bytes at once in between. */
+export function setBits(bitmap: Uint8Array, from: number, count: number): void {
+  const end = from + count;
+  let bit = from;
+  for (; bit < end && (bit & 7) !== 0; bit++) bitmap[bit >> 3]! |= 1 << (bit & 7);
+  const wholeEnd = end & ~7;
+  if (bit < wholeEnd) {
+    bitmap.fill(0xff, bit >> 3, wholeEnd >> 3);
+    bit = wholeEnd;
+  }
+  for (; bit < end; bit++) bitmap[bit >> 3]! |= 1 << (bit & 7);
 }

@@ -26,6 +26,10 @@ interface Block {
  * sums was most of a refresh. Token counts are integers and exact either way; costs are summed per
  * file, per block, then across blocks, so they can differ from a request-by-request sum in the
  * last bits (up to BLOCK_FILES files, one block: the order of the files themselves).
+ *
+ * A file of one request (most OpenCode message files) has no sums of its own: its request is
+ * added straight into its block. That is the same to the bit as merging its sums (0 + x is x),
+ * and spares a map and its buckets per file; a block summed again adds it again, one request.
  */
 export class DailyByFile {
   private readonly byList = new WeakMap<readonly UsageRecord[], Map<string, FileDays>>();
@@ -52,6 +56,18 @@ export class DailyByFile {
       }
       return days;
     };
+    const blockDays = (lists: readonly (readonly UsageRecord[])[]): FileDays => {
+      const days: FileDays = new Map();
+      for (const records of lists) {
+        if (records.length > 1) mergeDays(days, fileDays(records));
+        else if (records.length === 1) {
+          const r = records[0]!;
+          const day = calendar.dayOf(r.timestamp);
+          if (day >= since && day <= until) addToDays(days, day, r, costOf(r));
+        }
+      }
+      return days;
+    };
     const before = this.blocks.get(key) ?? [];
     const blocks: Block[] = [];
     const byDay: FileDays = new Map();
@@ -59,11 +75,7 @@ export class DailyByFile {
       const lists = groups.slice(at, at + BLOCK_FILES);
       const old = before[b];
       let block = old;
-      if (old === undefined || old.lists.length !== lists.length || old.lists.some((l, i) => l !== lists[i])) {
-        const days: FileDays = new Map();
-        for (const records of lists) mergeDays(days, fileDays(records));
-        block = { lists, days };
-      }
+      if (old === undefined || old.lists.length !== lists.length || old.lists.some((l, i) => l !== lists[i])) block = { lists, days: blockDays(lists) };
       blocks.push(block!);
       mergeDays(byDay, block!.days);
     }

@@ -59,6 +59,21 @@ export class DedupIndex {
     return current ?? null;
   }
 
+  /**
+   * add(), answering with the request that is not kept now because of it: `record` itself when an
+   * earlier one of its key wins, the earlier winner it displaced, or null (a new or unkeyed one).
+   */
+  offer(record: UsageRecord): UsageRecord | null {
+    if (record.key === null) {
+      this.unkeyed.push(record);
+      return null;
+    }
+    const current = this.byKey.get(record.key);
+    if (current !== undefined && !isPreferred(record, current)) return record;
+    this.byKey.set(record.key, record);
+    return current ?? null;
+  }
+
   addAll(records: Iterable<UsageRecord>): void {
     for (const r of records) this.add(r);
   }

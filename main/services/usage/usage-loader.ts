@@ -113,7 +113,7 @@ export class UsageLoader {
     stage?.add(result.reads); // none, from the pool; any a reader handed back all the same
     const byPath = stage?.reads ?? new Map(result.reads.map((r) => [r.path, r]));
     const { reads, unfound, unsizedBytes } = this.inPathOrder(tasks, byPath, result.missing, unsized > 0);
-    if (stage !== null) this.o.store.adopt(reads, reads.length === stage.reads.size ? stage.index : null, stage.keepsAll); // null: second paths dropped, whose requests the index holds
+    if (stage !== null) this.o.store.adopt(reads, reads.length === stage.reads.size ? stage.index : null, stage.keepsAll, stage.keepsNone); // null: second paths dropped, whose requests the index holds
     else this.o.store.apply(reads, [...removed, ...result.missing.filter((p) => this.o.store.files.has(p))]);
     return {
       files: gone === null ? found.length - unfound : this.o.store.files.size,

@@ -53,9 +53,10 @@ export class UsageStore {
   /**
    * The last keptGroups() answer, each file's list at its position in `files`, and the files
    * whose list may have changed since ('all': build it again). With 140 000 files a pass over
-   * every file's list per refresh cost more than the refresh's own work.
+   * every file's list per refresh cost more than the refresh's own work. `at` is null until a
+   * change needs it (made then, before any file comes or goes): a cold CLI run never does.
    */
-  private groups: { lists: UsageRecord[][]; at: Map<string, number>; dirty: Set<string> | 'all' } | null = null;
+  private groups: { lists: UsageRecord[][]; at: Map<string, number> | null; dirty: Set<string> | 'all' } | null = null;
 
   constructor(private readonly pricing: Pricing) {}
 
@@ -96,16 +97,28 @@ export class UsageStore {
    * with the de-duplication index its stage built while the threads read (cold-stage.ts); null:
    * build it here (reads were dropped from the stage, so its index holds requests of none).
    */
-  adopt(reads: readonly FileRead[], index: DedupIndex | null, keepsAll: ReadonlySet<FileRead> = new Set()): void {
+  adopt(reads: readonly FileRead[], index: DedupIndex | null, keepsAll: ReadonlySet<FileRead> = new Set(), keepsNone: ReadonlySet<FileRead> = new Set()): void {
     if (this.files.size > 0) throw new Error('a cold scan is adopted only into an empty store');
     if (reads.length === 0) return; // nothing was read: answers stay valid
-    for (const read of reads) this.files.set(read.path, newFileState(read));
-    if (index === null) index = this.rebuildIndex();
+    this.groupsChanged('all');
+    const states = reads.map(adoptedState);
+    for (const f of states) this.files.set(f.path, f);
+    // What beat a request of a `keepsNone` read may be of a read dropped here (a second path): not sure then.
+    if (index === null) [index, keepsNone] = [this.rebuildIndex(), new Set()];
     this.index = index;
     this.keptByFile.clear();
-    // A read the stage saw without keys keeps its records as they are (keptIn's answer, without a look at each).
-    for (const read of reads) if (keepsAll.has(read)) this.keptByFile.set(read.path, this.files.get(read.path)!.records);
-    this.groupsChanged('all');
+    if (this.files.size === states.length) {
+      // The answer of keptGroups() made here, in the same file order: a read the stage saw keep all
+      // its records keeps them as they are, one it saw lose all keeps none (keptIn's answers,
+      // without looking each request up).
+      const lists = states.map((f, i) => {
+        const read = reads[i]!;
+        const mine = keepsAll.has(read) ? f.records : keepsNone.has(read) ? [] : keptIn(f, index);
+        this.keptByFile.set(f.path, mine);
+        return mine;
+      });
+      this.groups = { lists, at: null, dirty: new Set() };
+    }
     this.keptRecords = null;
     this.version++;
   }
@@ -162,18 +175,16 @@ export class UsageStore {
   keptGroups(): UsageRecord[][] {
     const g = this.groups;
     if (g !== null && g.dirty !== 'all' && this.index !== null) {
-      for (const path of g.dirty) g.lists[g.at.get(path)!] = this.keptOf(this.files.get(path)!);
+      for (const path of g.dirty) g.lists[g.at!.get(path)!] = this.keptOf(this.files.get(path)!); // `at` made by groupsChanged()
       g.dirty.clear();
       return g.lists.slice(); // a copy: a disk cache write may still be reading an earlier answer
     }
     const lists: UsageRecord[][] = [];
-    const at = new Map<string, number>();
     for (const f of this.files.values()) {
-      at.set(f.path, lists.length);
       let mine = this.keptOf(f);
       // A list equal to the one this file had stays that array (after an index rebuild, say for a
       // file removed), so sums remembered per list (daily-by-file.ts) stay valid.
-      const i = g?.at.get(f.path);
+      const i = g?.at?.get(f.path);
       const old = i === undefined ? undefined : g!.lists[i];
       if (old !== undefined && old !== mine && old.length === mine.length && old.every((r, k) => r === mine[k])) {
         mine = old;
@@ -181,7 +192,7 @@ export class UsageStore {
       }
       lists.push(mine);
     }
-    this.groups = { lists, at, dirty: new Set() };
+    this.groups = { lists, at: null, dirty: new Set() };
     return lists.slice();
   }
 
@@ -194,10 +205,18 @@ export class UsageStore {
     return mine;
   }
 
-  /** Files whose kept list may have changed ('all': files came or went, or every list did). */
+  /** Each file's position in `files` (and in keptGroups()'s answer). */
+  private positions(): Map<string, number> {
+    const at = new Map<string, number>();
+    for (const path of this.files.keys()) at.set(path, at.size);
+    return at;
+  }
+
+  /** Files whose kept list may have changed ('all': files came or went, or every list did). Called before they do. */
   private groupsChanged(paths: Iterable<string> | 'all'): void {
     const g = this.groups;
     if (g === null || g.dirty === 'all') return;
+    g.at ??= this.positions(); // while `files` still holds the files the lists are of
     if (paths === 'all') g.dirty = 'all';
     else for (const p of paths) g.dirty.add(p);
   }
@@ -291,6 +310,16 @@ export function newFileState(read: FileRead): FileState {
     flagsKey: read.flagsKey ?? '',
     packed: read.packed,
   };
+}
+
+/**
+ * A cold scan's read taken as its file's state as it is, not copied: 140 000 copies were that many
+ * objects more for the young generation to carry. Its fields beyond FileState's (dev, nlink,
+ * start) are never read from a state, and a read is not used again once adopted.
+ */
+function adoptedState(read: FileRead): FileState {
+  read.flagsKey ??= '';
+  return read as Omit<FileRead, 'flagsKey'> & { flagsKey: string };
 }
 
 /** A file's state after `read` appended to it (read from its last offset). */

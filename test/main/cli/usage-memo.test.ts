@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -191,3 +192,25 @@ describe('switchboard usage with kept answers (in process)', () => {
     expect(samoa.daily.map((d: { date: string }) => d.date)).toEqual(['2026-01-06']); // 09:00 UTC is 22:00 the day before there
   });
 });
+
+describe('filesDigest', () => {
+  // Many files (more text than one chunk of the hash), given out of path order.
+  const files = Array.from({ length: 3000 }, (_, i) => ({ path: `/logs/p${i % 7}/s-${(i * 7919) % 3000}.jsonl`, size: i * 13, mtimeMs: 1.5e12 + i / 8, ino: 900 + i }));
+
+  it('is the digest of the files line by line in path order, as memos written earlier hold it', () => {
+    const hash = createHash('sha1');
+    for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : 1))) hash.update(`${f.path}\0${f.size}\0${f.mtimeMs}\0${f.ino}\n`);
+    expect(filesDigest(files)).toBe(hash.digest('base64'));
+  });
+
+  it('changes with any file\'s size, mtime, inode or path, and with one file more or less', () => {
+    const base = filesDigest(files);
+    for (const change of [{ size: 1 }, { mtimeMs: 2 }, { ino: 3 }, { path: '/logs/other.jsonl' }]) {
+      const changed = files.map((f, i) => (i === 2500 ? { ...f, ...change } : f));
+      expect(filesDigest(changed)).not.toBe(base);
+    }
+    expect(filesDigest(files.slice(1))).not.toBe(base);
+    expect(filesDigest([...files].reverse())).toBe(base);
+  });
+});
+

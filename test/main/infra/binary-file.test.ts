@@ -60,8 +60,8 @@ describe('binary file', () => {
     const sections = [new Uint8Array(numbers.buffer), new Uint8Array(ints.buffer), new Uint8Array(0)];
     const pieces = encodeBinaryPieces(kind, { n: 3, name: 'café' }, sections, 'whole');
     expect(Buffer.concat(pieces).equals(encoded())).toBe(true);
-    expect(pieces.slice(1)).toEqual(sections);
-    expect(pieces[1]).toBe(sections[0]);
+    expect(pieces.slice(3)).toEqual(sections); // after the header, the head and its padding
+    expect(pieces[3]).toBe(sections[0]);
   });
 
   it("with the 'head' check covers the head only: the sections carry their own checksums", () => {

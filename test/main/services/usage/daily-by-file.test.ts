@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { DailyByFile } from '../../../../main/services/usage/daily-by-file.js';
-import { dailyEntries } from '../../../../main/services/usage/daily.js';
+import { addToDays, dailyEntries, entriesOf, mergeDays, type DailyEntry, type DayBucket } from '../../../../main/services/usage/daily.js';
+import type { UsageRecord } from '../../../../main/services/usage/types.js';
 import { sliceByWindow } from '../../../../main/services/usage/slice.js';
 import { ZoneCalendar, parseCompactDate } from '../../../../main/services/usage/zone-calendar.js';
 import { usageRecord } from '../../../fixtures/usage/lines.js';
@@ -67,5 +68,52 @@ describe('daily rows summed per file', () => {
     expect(perFileLookups).toBeLessThanOrEqual(512); // one block's files, not all 2000
     expect(rows).toEqual(dailyEntries(sliceByWindow(changed.flat(), cal, all)));
     expect(new DailyByFile().daily(changed, cal, all)).toEqual(rows);
+  });
+
+  describe('costs that are not binary fractions', () => {
+    /** The sums as they were always added: per file, then per block of 512 files, then across blocks. */
+    function perFileSums(groups: readonly (readonly UsageRecord[])[], cal: ZoneCalendar): DailyEntry[] {
+      const byDay = new Map<number, DayBucket>();
+      for (let at = 0; at < groups.length; at += 512) {
+        const block = new Map<number, DayBucket>();
+        for (const records of groups.slice(at, at + 512)) {
+          const days = new Map<number, DayBucket>();
+          for (const r of records) addToDays(days, cal.dayOf(r.timestamp), r, r.cost);
+          mergeDays(block, days);
+        }
+        mergeDays(byDay, block);
+      }
+      return entriesOf(byDay);
+    }
+    // One-request files (OpenCode's message files) and files of three requests on one day, on the same days, in the same blocks.
+    let seed = 7;
+    const cost = () => ((seed = (seed * 48271) % 2147483647) / 2147483647) * 0.37;
+    const files: UsageRecord[][] = Array.from({ length: 1300 }, (_, i) =>
+      Array.from({ length: i % 3 === 0 ? 3 : 1 }, (_, k) =>
+        usageRecord({ ts: `2025-11-0${1 + (i % 4)}T1${k}:00:00Z`, model: i % 2 ? SONNET : OPUS, agent: i % 5 ? 'opencode' : 'claude', inputTokens: i + k, outputTokens: 3, cost: cost(), file: `/f${i}.json` }),
+      ),
+    );
+    const cal = new ZoneCalendar('UTC');
+    const all = window(null, null);
+
+    it('are the same to the bit as summed per file, then per block, then across blocks', () => {
+      const expected = perFileSums(files, cal);
+      // the fixture is order-sensitive: a request-by-request sum differs in the last bits
+      expect(dailyEntries(sliceByWindow(files.flat(), cal, all)).map((d) => d.cost)).not.toEqual(expected.map((d) => d.cost));
+      expect(new DailyByFile().daily(files, cal, all)).toEqual(expected);
+    });
+
+    it('stay so after an append to a one-request file, a removed file, and a new one', () => {
+      const byFile = new DailyByFile();
+      byFile.daily(files, cal, all);
+      const grown = [...files];
+      grown[1] = [...files[1]!, usageRecord({ ts: '2025-11-02T12:00:00Z', model: OPUS, agent: 'opencode', inputTokens: 9, cost: cost(), file: '/f1.json' })];
+      expect(byFile.daily(grown, cal, all)).toEqual(perFileSums(grown, cal));
+      const removed = grown.filter((_, i) => i !== 700);
+      expect(byFile.daily(removed, cal, all)).toEqual(perFileSums(removed, cal));
+      const added = [...removed, [usageRecord({ ts: '2025-11-04T08:00:00Z', model: SONNET, agent: 'opencode', cost: cost(), file: '/g.json' })]];
+      expect(byFile.daily(added, cal, all)).toEqual(perFileSums(added, cal));
+      expect(byFile.daily(files, cal, all)).toEqual(perFileSums(files, cal));
+    });
   });
 });
