@@ -31,8 +31,8 @@ const laterPath: CopyRule = (a, b) => (a.file !== b.file ? a.file > b.file : nul
  * The copy ccusage 20.0.24 keeps of a request found in several files (observed on hand-made
  * folders, cross-check-first-copy.test.ts): OpenCode's first root's (a root's database row before
  * its files; two files of one root, not something OpenCode writes, by the general rule), Hermes's
- * first home's, Kilo's first root's (in a store, its first row), Codebuff's in the later path, and Droid's newest session total (its time), then
- * the later path.
+ * first home's, Kilo's first root's (in a store, its first row), Codebuff's in the later path,
+ * and Droid's newest session total (its time), then the later path.
  */
 const COPY_RULES: Readonly<Record<string, CopyRule>> = {
   opencode: firstDir,
