@@ -1,0 +1,168 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { decodeFramedRows, framedColumns, framedSelect } from '../../../main/infra/sqlite-frame.js';
+import { sqlitePages, SQLITE_PAGE_ROWS } from '../../../main/infra/sqlite-pages.js';
+
+/**
+ * The framed `sqlite3 -ascii` rows (infra/sqlite-frame.ts) against what `sqlite3 -json` gives for
+ * the same rows, on the real tool and a temp database of values that would break a split on the
+ * separators, and values where -json's own reading (numbers, invalid UTF-8, NUL, BLOBs) is subtle.
+ */
+let dir: string;
+let db: string;
+
+const options = { command: 'sqlite3', timeoutMs: 30_000, busyMs: 100 };
+const sql = (file: string, text: string) => execFileSync('sqlite3', [file], { input: text, stdio: ['pipe', 'ignore', 'pipe'] });
+
+/** Each row: `v` the value, a label to name it in a failure. */
+const NASTY: [string, string][] = [
+  ['separators', `'a' || char(30) || 'b' || char(31) || 'c' || char(30) || char(31)`],
+  ['a whole fake row', `char(31) || 't3' || char(31) || 'xyz' || char(30)`],
+  ['newlines, CR, tab', `'line1' || char(10) || 'line2' || char(13) || char(10) || char(9) || 'end' || char(10)`],
+  ['quotes and backslashes', `'say "hi" \\ \\" '' \\u0041'`],
+  ['invalid UTF-8 (a lone continuation, a cut sequence, 0xFF)', `CAST(x'61806263e2826466ff67' AS TEXT)`],
+  ['a text ending in a cut sequence', `CAST(x'6162e282' AS TEXT)`],
+  ['a cut sequence before a separator byte', `CAST(x'e21fe21e' AS TEXT)`],
+  ['NUL inside a text (the shell prints up to it)', `'before' || char(0) || 'after'`],
+  ['multi-byte text', `'naïve – 日本 😀'`],
+  ['empty text', `''`],
+  ['NULL', 'NULL'],
+  ['text of digits', `'12345'`],
+  ['text that reads like a number', `'1e999'`],
+  ['text "Inf"', `'Inf'`],
+  ['text "null"', `'null'`],
+  ['2^53 + 1', '9007199254740993'],
+  ['the largest integer', '9223372036854775807'],
+  ['the smallest integer', '-9223372036854775808'],
+  ['zero', '0'],
+  ['0.1 + 0.2', '0.1 + 0.2'],
+  ['a large REAL', '1.7976931348623157e308'],
+  ['a tiny REAL', '5e-324'],
+  ['a REAL with no fraction', '3.0'],
+  ['negative zero', '-0.0'],
+  ['+infinity', '1e999'],
+  ['-infinity', '-1e999'],
+  ['a BLOB with NUL and separators', `x'00411f1e0a42'`],
+  ['a BLOB of invalid UTF-8', `x'ff80e282'`],
+  ['an empty BLOB', `x''`],
+];
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-sqlite-pages-'));
+  db = path.join(dir, 'nasty.db');
+  sql(db, `CREATE TABLE t(label TEXT, v);\n${NASTY.map(([label, v]) => `INSERT INTO t VALUES('${label.replace(/'/g, "''")}', ${v});`).join('\n')}\n`);
+});
+
+afterEach(() => {
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function jsonRows(file: string, select: string, from: string): Record<string, unknown>[] {
+  const text = execFileSync('sqlite3', ['-readonly', '-json', file, `SELECT ${select} FROM ${from} ORDER BY rowid;`], { encoding: 'utf8' }).trim();
+  return text === '' ? [] : (JSON.parse(text) as Record<string, unknown>[]);
+}
+
+function framedRows(file: string, select: string, from: string): Record<string, unknown>[] {
+  const columns = framedColumns(select);
+  const out = execFileSync('sqlite3', ['-readonly', '-ascii', file, `SELECT ${framedSelect(columns)} FROM ${from} ORDER BY rowid;`]);
+  return decodeFramedRows(out, columns);
+}
+
+// The columns as the readers ask for them: raw, and through SQLite's own conversions.
+const SELECT = 'rowid AS _rowid, label, v, typeof(v) AS type, CAST(v AS TEXT) AS text, CAST(v AS INTEGER) AS int, CAST(v AS REAL) AS real';
+
+describe('framed rows', () => {
+  it('decode to exactly what sqlite3 -json gives, value by value', () => {
+    const json = jsonRows(db, SELECT, 't');
+    const framed = framedRows(db, SELECT, 't');
+    expect(framed).toHaveLength(NASTY.length);
+    for (let i = 0; i < json.length; i++) expect({ label: NASTY[i]![0], ...framed[i] }).toStrictEqual({ label: NASTY[i]![0], ...json[i] });
+  });
+
+  it('give the values themselves: separators and newlines kept, NULL apart from empty, numbers as -json reads them', () => {
+    const v = Object.fromEntries(framedRows(db, SELECT, 't').map((r) => [r.label, r.v]));
+    expect(v['separators']).toBe('a\x1eb\x1fc\x1e\x1f');
+    expect(v['a whole fake row']).toBe('\x1ft3\x1fxyz\x1e');
+    expect(v['newlines, CR, tab']).toBe('line1\nline2\r\n\tend\n');
+    expect(v['quotes and backslashes']).toBe('say "hi" \\ \\" \' \\u0041');
+    expect(v['invalid UTF-8 (a lone continuation, a cut sequence, 0xFF)']).toBe('a\ufffdbc\ufffddf\ufffdg');
+    expect(v['a cut sequence before a separator byte']).toBe('\ufffd\x1f\ufffd\x1e');
+    expect(v['NUL inside a text (the shell prints up to it)']).toBe('before');
+    expect(v['multi-byte text']).toBe('naïve – 日本 😀');
+    expect(v['empty text']).toBe('');
+    expect(v['NULL']).toBeNull();
+    expect(v['text of digits']).toBe('12345');
+    expect(v['text "Inf"']).toBe('Inf');
+    expect(v['2^53 + 1']).toBe(9007199254740992); // the nearest double, as JSON.parse reads it
+    expect(v['the largest integer']).toBe(9223372036854775807);
+    expect(v['0.1 + 0.2']).toBe(0.1 + 0.2);
+    expect(v['a large REAL']).toBe(Number.MAX_VALUE);
+    expect(v['a tiny REAL']).toBe(5e-324);
+    expect(v['+infinity']).toBe(Infinity);
+    expect(v['-infinity']).toBe(-Infinity);
+    expect(v['a BLOB with NUL and separators']).toBe('\0A\x1f\x1e\nB');
+    expect(v['an empty BLOB']).toBe('');
+  });
+
+  it('the select list: commas inside parentheses and quotes stay in their column; a column needs a name', () => {
+    expect(framedColumns("rowid AS _rowid, CAST(id AS TEXT) AS id, (SELECT d FROM s WHERE s.id = t.sid AND x IN (1, 2)) AS directory, replace(v, ',', ';') as v2, data")).toStrictEqual([
+      { expr: 'rowid', name: '_rowid' },
+      { expr: 'CAST(id AS TEXT)', name: 'id' },
+      { expr: '(SELECT d FROM s WHERE s.id = t.sid AND x IN (1, 2))', name: 'directory' },
+      { expr: "replace(v, ',', ';')", name: 'v2' },
+      { expr: 'data', name: 'data' },
+    ]);
+    expect(() => framedColumns('rowid AS _rowid, CAST(v AS TEXT)')).toThrow(/needs a name/);
+  });
+});
+
+describe('sqlitePages', () => {
+  it('reads the nasty rows as -json does, across pages', () => {
+    const many = path.join(dir, 'many.db');
+    const n = SQLITE_PAGE_ROWS + 5;
+    sql(many, `CREATE TABLE m(v); WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < ${n}) INSERT INTO m SELECT CASE i % 4 WHEN 0 THEN 'x' || char(30) || i || char(31) WHEN 1 THEN i WHEN 2 THEN NULL ELSE i + 0.5 END FROM c;`);
+    const seen: Record<string, unknown>[] = [];
+    sqlitePages(many, 'rowid AS _rowid, v', 'm', (row) => seen.push(row), options);
+    expect(seen).toStrictEqual(jsonRows(many, 'rowid AS _rowid, v', 'm'));
+    const text = SQLITE_PAGE_ROWS + 4 - (SQLITE_PAGE_ROWS % 4); // a text row on the second page
+    expect(seen[text - 1]).toStrictEqual({ _rowid: text, v: `x\x1e${text}\x1f` });
+  });
+
+  it('a condition narrows the rows', () => {
+    const seen: unknown[] = [];
+    sqlitePages(db, 'rowid AS _rowid, v', 't', (row) => seen.push(row.v), { ...options, where: "typeof(v) = 'blob'" });
+    expect(seen).toStrictEqual(['\0A\x1f\x1e\nB', '\ufffd\ufffd\ufffd', '']);
+  });
+
+  it('a sqlite3 whose ascii output escapes control characters (as newer shells may): the page is read again with -json, the same rows', () => {
+    const log = path.join(dir, 'calls.log');
+    const fake = path.join(dir, 'escaping-sqlite3');
+    // Prints ^J for a newline inside a value and ^M for a CR, as `--escape ascii` does; the separators stay.
+    fs.writeFileSync(fake, `#!${process.execPath}
+const { spawnSync } = require('node:child_process');
+const args = process.argv.slice(2);
+require('node:fs').appendFileSync(${JSON.stringify(log)}, args[1] + '\\n');
+const r = spawnSync('sqlite3', args);
+let out = r.stdout;
+if (args.includes('-ascii')) out = Buffer.from(out.toString('latin1').replace(/\\n/g, '^J').replace(/\\r/g, '^M'), 'latin1');
+process.stdout.write(out);
+process.stderr.write(r.stderr);
+process.exitCode = r.status ?? 1;
+`, { mode: 0o755 });
+    const seen: Record<string, unknown>[] = [];
+    sqlitePages(db, SELECT, 't', (row) => seen.push(row), { ...options, command: fake });
+    expect(seen).toStrictEqual(jsonRows(db, SELECT, 't'));
+    expect(fs.readFileSync(log, 'utf8').trim().split('\n')).toStrictEqual(['-ascii', '-json']);
+  });
+
+  it('the errors name their cause: not a database, no such table, a column without a name', () => {
+    const junk = path.join(dir, 'junk.db');
+    fs.writeFileSync(junk, Buffer.alloc(4096, 0x41));
+    expect(() => sqlitePages(junk, 'rowid AS _rowid, v', 't', () => {}, options)).toThrow(/sqlite3 failed on .*junk\.db: .*not a database/);
+    expect(() => sqlitePages(db, 'rowid AS _rowid, v', 'nope', () => {}, options)).toThrow(/sqlite3 failed on .*nasty\.db: .*no such table: nope/);
+    expect(() => sqlitePages(db, 'rowid AS _rowid, v', 't', () => {}, { ...options, command: path.join(dir, 'no-such-sqlite3') })).toThrow(/sqlite3 is not available/);
+  });
+});
