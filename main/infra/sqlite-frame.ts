@@ -1,16 +1,16 @@
 /**
- * Rows from `sqlite3 -ascii` framed so that no byte of a value can be taken for a separator
- * (docs/usage.md, "SQLite stores"). Each row starts with a header field naming every column's
- * type, and a text's length in bytes: `t<bytes>` text, `i` integer, `r` real, `b` blob, `n` NULL.
- * A text is then taken by its length (a 0x1E, 0x1F, newline or invalid UTF-8 inside it changes
- * nothing); the other values hold no separator (digits, a printed real, hex, nothing) and end at
- * the next one. Every value must be followed by its separator, else the page is not what this
- * reader asked for (`SqliteFrameError`).
+ * Rows from `sqlite3 -quote` (docs/usage.md, "SQLite stores"): each value printed as an SQL
+ * literal — NULL, a number, 'text' with a quote doubled, X'hex' — so its type needs no more
+ * columns, and a text is delimited by its quotes whatever bytes it holds (newlines, 0x1E/0x1F,
+ * commas, invalid UTF-8). Each row starts with every column's `length(CAST(… AS BLOB))`, and a value
+ * must come out at that length: a text the shell cut at a NUL byte, a newline written as CR LF, a
+ * literal this reader does not know (a newer shell's `unistr(…)` for control characters) make the
+ * page a `SqliteFrameError`, and the caller reads it another way.
  *
  * The values come out as `sqlite3 -json` gives them: text as a string (UTF-8, an invalid byte as
- * U+FFFD; cut at a NUL byte, as the shell prints text up to one), INTEGER and REAL as numbers
- * (a REAL printed with 20 digits, so the same double; ±Inf as ±Infinity, -json's ±1e999), NULL as
- * null, a BLOB as its bytes read as UTF-8 text (sent as hex, as it may hold NUL bytes).
+ * U+FFFD), INTEGER and REAL as numbers (the shell prints a REAL with 20 digits in both modes, so
+ * the same double; ±Inf as ±Infinity, -json's ±1e999), NULL as null, a BLOB as its bytes read as
+ * UTF-8 text.
  */
 
 /** One column of a select list: its SQL and the name its value goes under. */
@@ -19,12 +19,23 @@ export interface FramedColumn {
   name: string;
 }
 
-/** The page is not framed as asked (another sqlite3's output rules): read it another way. */
+/** The page is not framed as asked (another sqlite3's output rules, or a value it prints cut): read it another way. */
 export class SqliteFrameError extends Error {}
 
-const UNIT = 0x1f;
-const RECORD = 0x1e;
+/**
+ * Buffer's own decoders, without `toString`'s argument handling (a third of the decoding time on a
+ * page of 20 000 rows); undocumented, but on Buffer.prototype in every Node the app runs on.
+ */
+interface Slices {
+  utf8Slice(start: number, end: number): string;
+  latin1Slice(start: number, end: number): string;
+}
+
+const QUOTE = 0x27;
+const COMMA = 0x2c;
+const NEWLINE = 0x0a;
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const NULL_LENGTH = -1;
 
 /**
  * Splits a select list (`rowid AS _rowid, CAST(id AS TEXT) AS id, data`) into its columns: commas
@@ -57,72 +68,107 @@ export function framedColumns(select: string): FramedColumn[] {
   });
 }
 
-/** The select list that frames `columns`: the header field, then each column's printed value. */
+/** The select list that frames `columns`: each value's length in bytes, then the values. */
 export function framedSelect(columns: readonly FramedColumn[]): string {
-  const header = columns.map(({ expr }) =>
-    `CASE typeof(${expr}) WHEN 'text' THEN 't' || length(CAST(printf('%s', ${expr}) AS BLOB)) WHEN 'integer' THEN 'i' WHEN 'real' THEN 'r' WHEN 'blob' THEN 'b' ELSE 'n' END`);
-  // printf('%s') ends a text at a NUL byte, as the shell's printing does. A REAL as the shell
-  // prints it has 15 digits; -json's 20 (`%!.20g`) give back the same double.
-  const values = columns.map(({ expr }) =>
-    `CASE typeof(${expr}) WHEN 'real' THEN printf('%!.20g', ${expr}) WHEN 'blob' THEN hex(${expr}) WHEN 'null' THEN '' ELSE ${expr} END`);
-  return [header.join(' || '), ...values].join(', ');
+  return [...columns.map(({ expr }) => `length(CAST(${expr} AS BLOB))`), ...columns.map(({ expr }) => expr)].join(', ');
 }
 
-/** The rows of one page of `sqlite3 -ascii` output of `framedSelect(columns)`. */
+/** The rows of one page of `sqlite3 -quote` output of `framedSelect(columns)`. */
 export function decodeFramedRows(out: Buffer, columns: readonly FramedColumn[]): Record<string, unknown>[] {
   const rows: Record<string, unknown>[] = [];
-  const types = new Array<number>(columns.length);
   const lengths = new Array<number>(columns.length);
-  let at = 0;
-  while (at < out.length) {
-    at = readHeader(out, at, types, lengths);
+  const last = columns.length - 1;
+  const cursor = { at: 0 };
+  while (cursor.at < out.length) {
+    for (let c = 0; c <= last; c++) {
+      lengths[c] = readLength(out, cursor);
+      expectByte(out, cursor, COMMA);
+    }
     const row: Record<string, unknown> = {};
-    for (let c = 0; c < columns.length; c++) {
-      const end = types[c] === 0x74 ? at + lengths[c]! : out.indexOf(c === columns.length - 1 ? RECORD : UNIT, at);
-      if (end < at || end >= out.length || out[end] !== (c === columns.length - 1 ? RECORD : UNIT)) throw new SqliteFrameError(`a value of column ${columns[c]!.name} does not end where its row says`);
-      row[columns[c]!.name] = valueOf(out, at, end, types[c]!);
-      at = end + 1;
+    for (let c = 0; c <= last; c++) {
+      row[columns[c]!.name] = readValue(out, cursor, lengths[c]!);
+      expectByte(out, cursor, c === last ? NEWLINE : COMMA);
     }
     rows.push(row);
   }
   return rows;
 }
 
-/** Reads a row's header field into `types` (the tag's byte) and `lengths`; returns where the values start. */
-function readHeader(out: Buffer, at: number, types: number[], lengths: number[]): number {
-  for (let c = 0; c < types.length; c++) {
-    const tag = out[at++];
-    if (tag !== 0x74 && tag !== 0x69 && tag !== 0x72 && tag !== 0x62 && tag !== 0x6e) throw new SqliteFrameError('a row header names an unknown type');
-    types[c] = tag;
-    let n = 0;
-    let digits = 0;
-    for (let d = out[at]!; d >= 0x30 && d <= 0x39; d = out[++at]!, digits++) n = n * 10 + (d - 0x30);
-    if ((tag === 0x74) !== (digits > 0)) throw new SqliteFrameError('a row header is malformed');
-    lengths[c] = n;
-  }
-  if (out[at] !== UNIT) throw new SqliteFrameError('a row header does not end where expected');
-  return at + 1;
+function expectByte(out: Buffer, cursor: { at: number }, byte: number): void {
+  if (out[cursor.at] !== byte) throw new SqliteFrameError(`expected ${JSON.stringify(String.fromCharCode(byte))} at byte ${cursor.at}`);
+  cursor.at++;
 }
 
-function valueOf(out: Buffer, start: number, end: number, type: number): unknown {
-  if (type === 0x74) return out.toString('utf8', start, end);
-  if (type === 0x6e) {
-    if (end !== start) throw new SqliteFrameError('a NULL came with a value');
+/** A length column: its digits, or NULL_LENGTH for NULL. */
+function readLength(out: Buffer, cursor: { at: number }): number {
+  if (isNull(out, cursor.at)) {
+    cursor.at += 4;
+    return NULL_LENGTH;
+  }
+  const start = cursor.at;
+  let n = 0;
+  for (let d = out[cursor.at]; d !== undefined && d >= 0x30 && d <= 0x39; d = out[++cursor.at]) n = n * 10 + (d - 0x30);
+  if (cursor.at === start || cursor.at - start > 15) throw new SqliteFrameError(`a length is not a number at byte ${start}`);
+  return n;
+}
+
+function isNull(out: Buffer, at: number): boolean {
+  return out[at] === 0x4e && out[at + 1] === 0x55 && out[at + 2] === 0x4c && out[at + 3] === 0x4c; // NULL
+}
+
+/** One literal; throws when its type or length is not what `length` says. */
+function readValue(out: Buffer, cursor: { at: number }, length: number): unknown {
+  const start = cursor.at;
+  if (out[start] === QUOTE) return readText(out, cursor, length);
+  if (isNull(out, start)) {
+    if (length !== NULL_LENGTH) throw new SqliteFrameError(`a NULL where a value of ${length} bytes was at byte ${start}`);
+    cursor.at += 4;
     return null;
   }
-  const text = out.toString('latin1', start, end);
-  if (type === 0x62) {
-    if (!/^(?:[0-9A-F]{2})*$/.test(text)) throw new SqliteFrameError('a blob is not hex');
-    return Buffer.from(text, 'hex').toString('utf8');
-  }
-  return numberOf(text);
+  if (out[start] === 0x58 && out[start + 1] === QUOTE) return readBlob(out, cursor, length); // X'…'
+  // An integer (what most number columns hold): its digits read here, up to 15 of them exactly.
+  let end = out[start] === 0x2d ? start + 1 : start;
+  let n = 0;
+  for (let d = out[end]; d !== undefined && d >= 0x30 && d <= 0x39; d = out[++end]) n = n * 10 + (d - 0x30);
+  const digitsEnd = end;
+  for (let b = out[end]; b !== undefined && b !== COMMA && b !== NEWLINE; b = out[++end]);
+  cursor.at = end;
+  const integer = digitsEnd === end && digitsEnd > start + (out[start] === 0x2d ? 1 : 0);
+  if (integer && end - start !== length) throw new SqliteFrameError(`an integer of ${end - start} bytes, ${length} expected, at byte ${start}`);
+  if (integer && end - start <= 15) return out[start] === 0x2d ? -n : n;
+  const text = (out as Buffer & Slices).latin1Slice(start, end);
+  return integer ? Number(text) : realOf(text, start);
 }
 
-/** A printed INTEGER or REAL as JSON.parse reads -json's form of it (the same nearest double). */
-function numberOf(text: string): number {
-  if (/^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/.test(text)) return Number(text);
-  // SQLite prints an infinite REAL as Inf; -json writes it as 1e999, which JSON.parse reads as Infinity.
-  if (/^[+]?Inf$/.test(text)) return Infinity;
+function readText(out: Buffer, cursor: { at: number }, length: number): string {
+  const start = cursor.at + 1;
+  let doubled = 0;
+  let end = out.indexOf(QUOTE, start);
+  while (end >= 0 && out[end + 1] === QUOTE) {
+    doubled++;
+    end = out.indexOf(QUOTE, end + 2);
+  }
+  if (end < 0) throw new SqliteFrameError(`a text from byte ${start} has no end`);
+  if (end - start - doubled !== length) throw new SqliteFrameError(`a text of ${end - start - doubled} bytes, ${length} expected, at byte ${start}`);
+  cursor.at = end + 1;
+  const text = (out as Buffer & Slices).utf8Slice(start, end);
+  return doubled === 0 ? text : text.replaceAll("''", "'");
+}
+
+function readBlob(out: Buffer, cursor: { at: number }, length: number): string {
+  const start = cursor.at + 2;
+  const end = out.indexOf(QUOTE, start);
+  const hex = end < 0 ? '' : out.toString('latin1', start, end);
+  if (end < 0 || hex.length !== length * 2 || !/^[0-9A-Fa-f]*$/.test(hex)) throw new SqliteFrameError(`a blob at byte ${start} is not ${length} bytes of hex`);
+  cursor.at = end + 1;
+  return Buffer.from(hex, 'hex').toString('utf8');
+}
+
+/** A printed REAL as JSON.parse reads -json's form of it (the same digits: the same double). */
+function realOf(text: string, at: number): number {
+  if (/^-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/.test(text)) return Number(text);
+  // The shell prints an infinite REAL as Inf in this mode; -json writes 1e999, which JSON.parse reads as Infinity.
+  if (text === 'Inf' || text === '+Inf') return Infinity;
   if (text === '-Inf') return -Infinity;
-  throw new SqliteFrameError(`a number reads ${JSON.stringify(text.slice(0, 40))}`);
+  throw new SqliteFrameError(`a value this reader does not know at byte ${at}: ${JSON.stringify(text.slice(0, 40))}`);
 }

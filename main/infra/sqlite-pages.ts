@@ -32,12 +32,18 @@ export interface SqlitePagesOptions {
  */
 export function sqlitePages(dbPath: string, select: string, from: string, onRow: (row: Record<string, unknown>) => void, options: SqlitePagesOptions): void {
   const columns = framedColumns(select);
+  let framed = true;
   let after = -Infinity;
   for (;;) {
     const conditions = [...(options.where === undefined ? [] : [`(${options.where})`]), ...(Number.isFinite(after) ? [`rowid > ${after}`] : [])];
     const where = conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
     const tail = `FROM ${from} ${where} ORDER BY rowid LIMIT ${SQLITE_PAGE_ROWS};`;
-    const rows = readPage(dbPath, columns, select, tail, options);
+    let rows = framed ? framedPage(dbPath, columns, tail, options) : null;
+    if (rows === null) {
+      // Not framed as asked: this page and the rest of this read as -json (slower, the same rows).
+      framed = false;
+      rows = jsonPage(dbPath, select, tail, options);
+    }
     for (const row of rows) onRow(row);
     if (rows.length < SQLITE_PAGE_ROWS) return;
     after = Number(rows[rows.length - 1]!._rowid);
@@ -45,16 +51,20 @@ export function sqlitePages(dbPath: string, select: string, from: string, onRow:
 }
 
 /**
- * One page, framed (`-ascii`); read again with `-json` when its framing does not check out (a
- * sqlite3 whose ascii mode escapes control characters or ends lines otherwise, say): slower, same rows.
+ * One page as SQL literals (`-quote`, infra/sqlite-frame.ts); null when its framing does not check
+ * out (a shell that writes lines as CR LF or control characters as `unistr(…)`, a text with a NUL byte).
  */
-function readPage(dbPath: string, columns: readonly FramedColumn[], select: string, tail: string, options: SqlitePagesOptions): Record<string, unknown>[] {
-  const framed = runSqlite(dbPath, ['-ascii'], `SELECT ${framedSelect(columns)} ${tail}`, options);
+function framedPage(dbPath: string, columns: readonly FramedColumn[], tail: string, options: SqlitePagesOptions): Record<string, unknown>[] | null {
+  const out = runSqlite(dbPath, ['-quote'], `SELECT ${framedSelect(columns)} ${tail}`, options);
   try {
-    return decodeFramedRows(framed, columns);
+    return decodeFramedRows(out, columns);
   } catch (err) {
-    if (!(err instanceof SqliteFrameError)) throw err;
+    if (err instanceof SqliteFrameError) return null;
+    throw err;
   }
+}
+
+function jsonPage(dbPath: string, select: string, tail: string, options: SqlitePagesOptions): Record<string, unknown>[] {
   const text = runSqlite(dbPath, ['-json'], `SELECT ${select} ${tail}`, options).toString('utf8').trim();
   return text === '' ? [] : (JSON.parse(text) as Record<string, unknown>[]);
 }

@@ -3,12 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { decodeFramedRows, framedColumns, framedSelect } from '../../../main/infra/sqlite-frame.js';
+import { decodeFramedRows, framedColumns, framedSelect, SqliteFrameError } from '../../../main/infra/sqlite-frame.js';
 import { sqlitePages, SQLITE_PAGE_ROWS } from '../../../main/infra/sqlite-pages.js';
 
 /**
- * The framed `sqlite3 -ascii` rows (infra/sqlite-frame.ts) against what `sqlite3 -json` gives for
- * the same rows, on the real tool and a temp database of values that would break a split on the
+ * The framed `sqlite3 -quote` rows (infra/sqlite-frame.ts) against what `sqlite3 -json` gives for
+ * the same rows, on the real tool and a temp database of values that would break a split on
  * separators, and values where -json's own reading (numbers, invalid UTF-8, NUL, BLOBs) is subtle.
  */
 let dir: string;
@@ -19,8 +19,9 @@ const sql = (file: string, text: string) => execFileSync('sqlite3', [file], { in
 
 /** Each row: `v` the value, a label to name it in a failure. */
 const NASTY: [string, string][] = [
-  ['separators', `'a' || char(30) || 'b' || char(31) || 'c' || char(30) || char(31)`],
-  ['a whole fake row', `char(31) || 't3' || char(31) || 'xyz' || char(30)`],
+  ['separators', `'a' || char(30) || 'b' || char(31) || 'c' || char(30) || char(31) || ',' || char(10)`],
+  ['a whole fake row', `'3,NULL,''x'',7' || char(10) || '1,2,'`],
+  ['quotes only', `''''''`],
   ['newlines, CR, tab', `'line1' || char(10) || 'line2' || char(13) || char(10) || char(9) || 'end' || char(10)`],
   ['quotes and backslashes', `'say "hi" \\ \\" '' \\u0041'`],
   ['invalid UTF-8 (a lone continuation, a cut sequence, 0xFF)', `CAST(x'61806263e2826466ff67' AS TEXT)`],
@@ -67,30 +68,55 @@ function jsonRows(file: string, select: string, from: string): Record<string, un
 
 function framedRows(file: string, select: string, from: string): Record<string, unknown>[] {
   const columns = framedColumns(select);
-  const out = execFileSync('sqlite3', ['-readonly', '-ascii', file, `SELECT ${framedSelect(columns)} FROM ${from} ORDER BY rowid;`]);
+  const out = execFileSync('sqlite3', ['-readonly', '-quote', file, `SELECT ${framedSelect(columns)} FROM ${from} ORDER BY rowid;`]);
   return decodeFramedRows(out, columns);
 }
+
+/** A sqlite3 that logs its output mode and hands on the real one's output, changed by `change` (JS on `out`, a latin1 string) in `-quote` mode. */
+function fakeSqlite(name: string, change: string): { command: string; modes: () => string[] } {
+  const log = path.join(dir, `${name}.log`);
+  const command = path.join(dir, name);
+  fs.writeFileSync(command, `#!${process.execPath}
+const { spawnSync } = require('node:child_process');
+const args = process.argv.slice(2);
+require('node:fs').appendFileSync(${JSON.stringify(log)}, args[1] + '\\n');
+const r = spawnSync('sqlite3', args);
+let out = r.stdout.toString('latin1');
+if (args[1] === '-quote') out = ${change};
+process.stdout.write(Buffer.from(out, 'latin1'));
+process.stderr.write(r.stderr);
+process.exitCode = r.status ?? 1;
+`, { mode: 0o755 });
+  return { command, modes: () => fs.readFileSync(log, 'utf8').trim().split('\n') };
+}
+
+// Rows with a NUL byte in a printed text (the shell prints up to it, in -json too): a framing error, read as -json.
+const CUT_AT_NUL = ['NUL inside a text (the shell prints up to it)', 'a BLOB with NUL and separators'];
 
 // The columns as the readers ask for them: raw, and through SQLite's own conversions.
 const SELECT = 'rowid AS _rowid, label, v, typeof(v) AS type, CAST(v AS TEXT) AS text, CAST(v AS INTEGER) AS int, CAST(v AS REAL) AS real';
 
 describe('framed rows', () => {
-  it('decode to exactly what sqlite3 -json gives, value by value', () => {
+  it('decode to exactly what sqlite3 -json gives, value by value; a text cut at a NUL byte is a framing error', () => {
     const json = jsonRows(db, SELECT, 't');
-    const framed = framedRows(db, SELECT, 't');
-    expect(framed).toHaveLength(NASTY.length);
-    for (let i = 0; i < json.length; i++) expect({ label: NASTY[i]![0], ...framed[i] }).toStrictEqual({ label: NASTY[i]![0], ...json[i] });
+    expect(json).toHaveLength(NASTY.length);
+    for (let i = 0; i < NASTY.length; i++) {
+      const label = NASTY[i]![0];
+      const one = () => framedRows(db, SELECT, `t WHERE rowid = ${i + 1}`);
+      if (CUT_AT_NUL.includes(label)) expect(one, label).toThrow(SqliteFrameError);
+      else expect({ label, ...one()[0] }).toStrictEqual({ label, ...json[i] });
+    }
   });
 
   it('give the values themselves: separators and newlines kept, NULL apart from empty, numbers as -json reads them', () => {
-    const v = Object.fromEntries(framedRows(db, SELECT, 't').map((r) => [r.label, r.v]));
-    expect(v['separators']).toBe('a\x1eb\x1fc\x1e\x1f');
-    expect(v['a whole fake row']).toBe('\x1ft3\x1fxyz\x1e');
+    const v = Object.fromEntries(framedRows(db, 'rowid AS _rowid, label, v', `t WHERE label <> '${CUT_AT_NUL[0]}'`).map((r) => [r.label, r.v]));
+    expect(v['separators']).toBe('a\x1eb\x1fc\x1e\x1f,\n');
+    expect(v['a whole fake row']).toBe("3,NULL,'x',7\n1,2,");
+    expect(v['quotes only']).toBe("''");
     expect(v['newlines, CR, tab']).toBe('line1\nline2\r\n\tend\n');
     expect(v['quotes and backslashes']).toBe('say "hi" \\ \\" \' \\u0041');
     expect(v['invalid UTF-8 (a lone continuation, a cut sequence, 0xFF)']).toBe('a\ufffdbc\ufffddf\ufffdg');
     expect(v['a cut sequence before a separator byte']).toBe('\ufffd\x1f\ufffd\x1e');
-    expect(v['NUL inside a text (the shell prints up to it)']).toBe('before');
     expect(v['multi-byte text']).toBe('naïve – 日本 😀');
     expect(v['empty text']).toBe('');
     expect(v['NULL']).toBeNull();
@@ -137,25 +163,33 @@ describe('sqlitePages', () => {
     expect(seen).toStrictEqual(['\0A\x1f\x1e\nB', '\ufffd\ufffd\ufffd', '']);
   });
 
-  it('a sqlite3 whose ascii output escapes control characters (as newer shells may): the page is read again with -json, the same rows', () => {
-    const log = path.join(dir, 'calls.log');
-    const fake = path.join(dir, 'escaping-sqlite3');
-    // Prints ^J for a newline inside a value and ^M for a CR, as `--escape ascii` does; the separators stay.
-    fs.writeFileSync(fake, `#!${process.execPath}
-const { spawnSync } = require('node:child_process');
-const args = process.argv.slice(2);
-require('node:fs').appendFileSync(${JSON.stringify(log)}, args[1] + '\\n');
-const r = spawnSync('sqlite3', args);
-let out = r.stdout;
-if (args.includes('-ascii')) out = Buffer.from(out.toString('latin1').replace(/\\n/g, '^J').replace(/\\r/g, '^M'), 'latin1');
-process.stdout.write(out);
-process.stderr.write(r.stderr);
-process.exitCode = r.status ?? 1;
-`, { mode: 0o755 });
+  it('every nasty row as -json gives it; a page with a text cut at a NUL byte and the rest of that read come as -json', () => {
+    const passing = fakeSqlite('logging-sqlite3', 'out');
     const seen: Record<string, unknown>[] = [];
-    sqlitePages(db, SELECT, 't', (row) => seen.push(row), { ...options, command: fake });
+    sqlitePages(db, SELECT, 't', (row) => seen.push(row), { ...options, command: passing.command });
     expect(seen).toStrictEqual(jsonRows(db, SELECT, 't'));
-    expect(fs.readFileSync(log, 'utf8').trim().split('\n')).toStrictEqual(['-ascii', '-json']);
+    expect(seen.find((r) => r.label === CUT_AT_NUL[0])!.v).toBe('before');
+    expect(passing.modes()).toStrictEqual(['-quote', '-json']);
+    const clean: unknown[] = [];
+    sqlitePages(db, 'rowid AS _rowid, v', 't', (row) => clean.push(row.v), { ...options, command: passing.command, where: `label NOT IN (${CUT_AT_NUL.map((l) => `'${l}'`).join(', ')})` });
+    expect(clean).toHaveLength(NASTY.length - CUT_AT_NUL.length);
+    expect(passing.modes()).toStrictEqual(['-quote', '-json', '-quote']);
+  });
+
+  it('a sqlite3 that ends lines with CR LF (text-mode output on Windows) or writes control characters as unistr(…): read again as -json, the same rows', () => {
+    const select = 'rowid AS _rowid, label, v';
+    const crlf = fakeSqlite('crlf-sqlite3', "out.replace(/\\n/g, '\\r\\n')");
+    const rows: Record<string, unknown>[] = [];
+    sqlitePages(db, select, 't', (row) => rows.push(row), { ...options, command: crlf.command, where: "label = 'separators'" });
+    expect(rows).toStrictEqual(jsonRows(db, select, "t WHERE label = 'separators'"));
+    expect(crlf.modes()).toStrictEqual(['-quote', '-json']);
+    // As sqlite3 3.50 prints a text with a CR in -quote mode: unistr('a\u000db').
+    const unistr = fakeSqlite('unistr-sqlite3', "out.replace(/'([^']*)\\r([^']*)'/g, (m, a, b) => `unistr('${a}\\\\u000d${b}')`)");
+    rows.length = 0;
+    sqlitePages(db, select, 't', (row) => rows.push(row), { ...options, command: unistr.command, where: "label LIKE 'newlines%'" });
+    expect(rows).toStrictEqual(jsonRows(db, select, "t WHERE label LIKE 'newlines%'"));
+    expect(rows[0]!.v).toBe('line1\nline2\r\n\tend\n');
+    expect(unistr.modes()).toStrictEqual(['-quote', '-json']);
   });
 
   it('the errors name their cause: not a database, no such table, a column without a name', () => {
