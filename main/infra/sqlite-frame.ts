@@ -1,16 +1,16 @@
 /**
  * Rows from `sqlite3 -quote` (docs/usage.md, "SQLite stores"): each value printed as an SQL
- * literal — NULL, a number, 'text' with a quote doubled, X'hex' — so its type needs no more
- * columns, and a text is delimited by its quotes whatever bytes it holds (newlines, 0x1E/0x1F,
- * commas, invalid UTF-8). Each row starts with every column's `length(CAST(… AS BLOB))`, and a value
- * must come out at that length: a text the shell cut at a NUL byte, a newline written as CR LF, a
- * literal this reader does not know (a newer shell's `unistr(…)` for control characters) make the
- * page a `SqliteFrameError`, and the caller reads it another way.
+ * literal — NULL, a number, 'text' with each quote doubled, X'hex' — so its type needs no more
+ * columns, and a text is delimited by its quotes whatever bytes it holds (newlines, commas,
+ * 0x1E/0x1F, invalid UTF-8): no byte of a value can end it early. A page that is not such rows, a
+ * comma between values and a newline after each row, is a `SqliteFrameError` (a shell that writes
+ * lines as CR LF, or a newer shell's `unistr(…)` for a text with control characters), and the
+ * caller reads it another way.
  *
  * The values come out as `sqlite3 -json` gives them: text as a string (UTF-8, an invalid byte as
- * U+FFFD), INTEGER and REAL as numbers (the shell prints a REAL with 20 digits in both modes, so
- * the same double; ±Inf as ±Infinity, -json's ±1e999), NULL as null, a BLOB as its bytes read as
- * UTF-8 text.
+ * U+FFFD; cut at a NUL byte, as the shell prints a text up to one in both modes), INTEGER and REAL
+ * as numbers (the shell prints a REAL with 20 digits in both modes, so the same double; ±Inf as
+ * ±Infinity, -json's ±1e999), NULL as null, a BLOB as its bytes read as UTF-8 text.
  */
 
 /** One column of a select list: its SQL and the name its value goes under. */
@@ -19,7 +19,7 @@ export interface FramedColumn {
   name: string;
 }
 
-/** The page is not framed as asked (another sqlite3's output rules, or a value it prints cut): read it another way. */
+/** The page is not rows of literals as this reader knows them (another sqlite3's output rules): read it another way. */
 export class SqliteFrameError extends Error {}
 
 /**
@@ -35,7 +35,6 @@ const QUOTE = 0x27;
 const COMMA = 0x2c;
 const NEWLINE = 0x0a;
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const NULL_LENGTH = -1;
 
 /**
  * Splits a select list (`rowid AS _rowid, CAST(id AS TEXT) AS id, data`) into its columns: commas
@@ -68,25 +67,15 @@ export function framedColumns(select: string): FramedColumn[] {
   });
 }
 
-/** The select list that frames `columns`: each value's length in bytes, then the values. */
-export function framedSelect(columns: readonly FramedColumn[]): string {
-  return [...columns.map(({ expr }) => `length(CAST(${expr} AS BLOB))`), ...columns.map(({ expr }) => expr)].join(', ');
-}
-
-/** The rows of one page of `sqlite3 -quote` output of `framedSelect(columns)`. */
+/** The rows of one page of `sqlite3 -quote` output of a select list of `columns`. */
 export function decodeFramedRows(out: Buffer, columns: readonly FramedColumn[]): Record<string, unknown>[] {
   const rows: Record<string, unknown>[] = [];
-  const lengths = new Array<number>(columns.length);
   const last = columns.length - 1;
   const cursor = { at: 0 };
   while (cursor.at < out.length) {
-    for (let c = 0; c <= last; c++) {
-      lengths[c] = readLength(out, cursor);
-      expectByte(out, cursor, COMMA);
-    }
     const row: Record<string, unknown> = {};
     for (let c = 0; c <= last; c++) {
-      row[columns[c]!.name] = readValue(out, cursor, lengths[c]!);
+      row[columns[c]!.name] = readValue(out, cursor);
       expectByte(out, cursor, c === last ? NEWLINE : COMMA);
     }
     rows.push(row);
@@ -99,33 +88,19 @@ function expectByte(out: Buffer, cursor: { at: number }, byte: number): void {
   cursor.at++;
 }
 
-/** A length column: its digits, or NULL_LENGTH for NULL. */
-function readLength(out: Buffer, cursor: { at: number }): number {
-  if (isNull(out, cursor.at)) {
-    cursor.at += 4;
-    return NULL_LENGTH;
-  }
-  const start = cursor.at;
-  let n = 0;
-  for (let d = out[cursor.at]; d !== undefined && d >= 0x30 && d <= 0x39; d = out[++cursor.at]) n = n * 10 + (d - 0x30);
-  if (cursor.at === start || cursor.at - start > 15) throw new SqliteFrameError(`a length is not a number at byte ${start}`);
-  return n;
-}
-
 function isNull(out: Buffer, at: number): boolean {
   return out[at] === 0x4e && out[at + 1] === 0x55 && out[at + 2] === 0x4c && out[at + 3] === 0x4c; // NULL
 }
 
-/** One literal; throws when its type or length is not what `length` says. */
-function readValue(out: Buffer, cursor: { at: number }, length: number): unknown {
+/** One literal; throws on anything else. */
+function readValue(out: Buffer, cursor: { at: number }): unknown {
   const start = cursor.at;
-  if (out[start] === QUOTE) return readText(out, cursor, length);
+  if (out[start] === QUOTE) return readText(out, cursor);
   if (isNull(out, start)) {
-    if (length !== NULL_LENGTH) throw new SqliteFrameError(`a NULL where a value of ${length} bytes was at byte ${start}`);
     cursor.at += 4;
     return null;
   }
-  if (out[start] === 0x58 && out[start + 1] === QUOTE) return readBlob(out, cursor, length); // X'…'
+  if (out[start] === 0x58 && out[start + 1] === QUOTE) return readBlob(out, cursor); // X'…'
   // An integer (what most number columns hold): its digits read here, up to 15 of them exactly.
   let end = out[start] === 0x2d ? start + 1 : start;
   let n = 0;
@@ -134,13 +109,12 @@ function readValue(out: Buffer, cursor: { at: number }, length: number): unknown
   for (let b = out[end]; b !== undefined && b !== COMMA && b !== NEWLINE; b = out[++end]);
   cursor.at = end;
   const integer = digitsEnd === end && digitsEnd > start + (out[start] === 0x2d ? 1 : 0);
-  if (integer && end - start !== length) throw new SqliteFrameError(`an integer of ${end - start} bytes, ${length} expected, at byte ${start}`);
   if (integer && end - start <= 15) return out[start] === 0x2d ? -n : n;
   const text = (out as Buffer & Slices).latin1Slice(start, end);
   return integer ? Number(text) : realOf(text, start);
 }
 
-function readText(out: Buffer, cursor: { at: number }, length: number): string {
+function readText(out: Buffer, cursor: { at: number }): string {
   const start = cursor.at + 1;
   let doubled = 0;
   let end = out.indexOf(QUOTE, start);
@@ -149,17 +123,16 @@ function readText(out: Buffer, cursor: { at: number }, length: number): string {
     end = out.indexOf(QUOTE, end + 2);
   }
   if (end < 0) throw new SqliteFrameError(`a text from byte ${start} has no end`);
-  if (end - start - doubled !== length) throw new SqliteFrameError(`a text of ${end - start - doubled} bytes, ${length} expected, at byte ${start}`);
   cursor.at = end + 1;
   const text = (out as Buffer & Slices).utf8Slice(start, end);
   return doubled === 0 ? text : text.replaceAll("''", "'");
 }
 
-function readBlob(out: Buffer, cursor: { at: number }, length: number): string {
+function readBlob(out: Buffer, cursor: { at: number }): string {
   const start = cursor.at + 2;
   const end = out.indexOf(QUOTE, start);
   const hex = end < 0 ? '' : out.toString('latin1', start, end);
-  if (end < 0 || hex.length !== length * 2 || !/^[0-9A-Fa-f]*$/.test(hex)) throw new SqliteFrameError(`a blob at byte ${start} is not ${length} bytes of hex`);
+  if (end < 0 || hex.length % 2 !== 0 || !/^[0-9A-Fa-f]*$/.test(hex)) throw new SqliteFrameError(`a blob at byte ${start} is not hex`);
   cursor.at = end + 1;
   return Buffer.from(hex, 'hex').toString('utf8');
 }

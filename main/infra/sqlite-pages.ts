@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { decodeFramedRows, framedColumns, framedSelect, SqliteFrameError, type FramedColumn } from './sqlite-frame.js';
+import { decodeFramedRows, framedColumns, SqliteFrameError, type FramedColumn } from './sqlite-frame.js';
 
 /**
  * Rows per query: one page is decoded at a time, never a whole store. Each page is a sqlite3
@@ -38,7 +38,7 @@ export function sqlitePages(dbPath: string, select: string, from: string, onRow:
     const conditions = [...(options.where === undefined ? [] : [`(${options.where})`]), ...(Number.isFinite(after) ? [`rowid > ${after}`] : [])];
     const where = conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
     const tail = `FROM ${from} ${where} ORDER BY rowid LIMIT ${SQLITE_PAGE_ROWS};`;
-    let rows = framed ? framedPage(dbPath, columns, tail, options) : null;
+    let rows = framed ? framedPage(dbPath, columns, select, tail, options) : null;
     if (rows === null) {
       // Not framed as asked: this page and the rest of this read as -json (slower, the same rows).
       framed = false;
@@ -51,11 +51,11 @@ export function sqlitePages(dbPath: string, select: string, from: string, onRow:
 }
 
 /**
- * One page as SQL literals (`-quote`, infra/sqlite-frame.ts); null when its framing does not check
- * out (a shell that writes lines as CR LF or control characters as `unistr(…)`, a text with a NUL byte).
+ * One page as SQL literals (`-quote`, infra/sqlite-frame.ts); null when it is not rows of literals
+ * as this reader knows them (a shell that writes lines as CR LF, or control characters as `unistr(…)`).
  */
-function framedPage(dbPath: string, columns: readonly FramedColumn[], tail: string, options: SqlitePagesOptions): Record<string, unknown>[] | null {
-  const out = runSqlite(dbPath, ['-quote'], `SELECT ${framedSelect(columns)} ${tail}`, options);
+function framedPage(dbPath: string, columns: readonly FramedColumn[], select: string, tail: string, options: SqlitePagesOptions): Record<string, unknown>[] | null {
+  const out = runSqlite(dbPath, ['-quote'], `SELECT ${select} ${tail}`, options);
   try {
     return decodeFramedRows(out, columns);
   } catch (err) {
