@@ -46,7 +46,10 @@ export function sqlitePages(dbPath: string, select: string, from: string, onRow:
     }
     for (const row of rows) onRow(row);
     if (rows.length < SQLITE_PAGE_ROWS) return;
-    after = Number(rows[rows.length - 1]!._rowid);
+    const last = Number(rows[rows.length - 1]!._rowid);
+    // A page must move on: without a growing _rowid the next page would be this one again, for ever.
+    if (!(last > after)) throw new Error(`sqlite3 paging on ${dbPath}: _rowid ${String(rows[rows.length - 1]!._rowid)} does not follow ${after}`);
+    after = last;
   }
 }
 

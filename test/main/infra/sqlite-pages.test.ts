@@ -161,6 +161,15 @@ describe('sqlitePages', () => {
     expect(seen[text - 1]).toStrictEqual({ _rowid: text, v: `x,\n${text}',` });
   });
 
+  it('a _rowid that is not a growing number fails the read instead of reading the first page again for ever', () => {
+    const many = path.join(dir, 'same.db');
+    sql(many, `CREATE TABLE m(v); WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < ${SQLITE_PAGE_ROWS + 1}) INSERT INTO m SELECT i FROM c;`);
+    let seen = 0;
+    // Not a number: the paging condition would be dropped and the first page read again.
+    expect(() => sqlitePages(many, "'r' || rowid AS _rowid, v", 'm', () => seen++, options)).toThrow(`_rowid r${SQLITE_PAGE_ROWS} does not follow -Infinity`);
+    expect(seen).toBe(SQLITE_PAGE_ROWS);
+  });
+
   it('a condition narrows the rows', () => {
     const seen: unknown[] = [];
     sqlitePages(db, 'rowid AS _rowid, v', 't', (row) => seen.push(row.v), { ...options, where: "typeof(v) = 'blob'" });
