@@ -23,8 +23,8 @@ export interface FramedColumn {
 export class SqliteFrameError extends Error {}
 
 /**
- * Buffer's own decoders, without `toString`'s argument handling (a third of the decoding time on a
- * page of 20 000 rows); undocumented, but on Buffer.prototype in every Node the app runs on.
+ * Buffer's own decoders, without `toString`'s argument handling (a large part of the decoding in a
+ * profile of opencode.db's pages); undocumented, but on Buffer.prototype in every Node the app runs on.
  */
 interface Slices {
   utf8Slice(start: number, end: number): string;
