@@ -6,7 +6,8 @@ const BUSY_MS = 2_000;
 
 /**
  * Rows of one table of an agent's SQLite store, read-only, a page at a time (infra/sqlite-pages.ts).
- * `select` must start with `rowid AS _rowid`. Throws when the tool is missing, the file is not a
+ * `select` must start with `rowid AS _rowid` and name each column (an alias or a bare column); a
+ * row's values are what `sqlite3 -json` gives. Throws when the tool is missing, the file is not a
  * database, the table or a column is absent, or the store stays locked: the caller's read of that
  * store fails (logged as a warning), the other agents and stores are unaffected.
  */
