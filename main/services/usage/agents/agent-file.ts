@@ -11,6 +11,11 @@ import { storeStat } from './store-stat.js';
  */
 export const MAX_AGENT_FILE_BYTES = 256 * 1024 * 1024;
 
+/** A store changed this close to its query (or later) may hold a commit the query did not see. */
+export const STORE_SETTLE_MS = 2_000;
+/** The mtime a store's state keeps when its read may have missed a commit: never a file's, so it is read again. */
+export const UNSETTLED_MTIME = -1;
+
 /**
  * Reads one agent file whole into the scanner's shape. Its offset stays 0, so the next change
  * (an append included) reads it whole again: codex's deltas depend on every earlier line.
@@ -25,11 +30,17 @@ export function readAgentFile(task: { path: string; agent: string; flags?: strin
     const read: FileRead = { path: task.path, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev, nlink: stat.nlink, start: 0, offset: 0, records: [], tail: [], malformed: 0, tailMalformed: 0, oversized: 0, fingerprint: '' };
     if (loader.readStore !== undefined && readsStore(loader, task.path)) {
       // A SQLite store: queried page by page with the sqlite3 tool, never read as text.
+      const started = Date.now();
       Object.assign(read, storeStat(task.path, stat));
       const found = loader.readStore({ path: task.path, mtimeMs: stat.mtimeMs, flags: task.flags ?? '' });
       for (const r of found.records) r.cost = pricing.costOf(r);
       read.records = found.records;
       read.malformed = found.malformed;
+      // A commit in WAL mode grows `-wal` before its rows are visible (the fsync in between): a
+      // store written to just before its query may have been read without them, under the new
+      // stat, and would not be read again until it changed again. Its state then keeps a stat no
+      // file has, so the next scan reads it again (git's "racy" entries, the same idea).
+      if (read.mtimeMs >= started - STORE_SETTLE_MS) read.mtimeMs = UNSETTLED_MTIME;
       return read;
     }
     if (stat.size > MAX_AGENT_FILE_BYTES) {

@@ -94,15 +94,43 @@ describe('kilo.db', () => {
   }, 30_000); // a dozen sqlite3 processes, waited on by condition: over vitest's 5 s on a busy machine (seen at load 12)
 
   it('an unchanged store is not queried again', async () => {
+    await settled(); // written a while ago: nothing can be committing into it
     expect(await inputOf()).toBe(100);
-    // Were it queried, the damaged store would fail the read and drop the record.
-    const stat = await fs.stat(db);
-    const bytes = await fs.readFile(db);
-    await fs.writeFile(db, Buffer.alloc(bytes.length, 0x41));
-    await fs.utimes(db, stat.atime, stat.mtime);
+    // Other rows under the very same stat: were it queried, the answer would change. (A damaged
+    // store would not tell: a failed read keeps the store's earlier requests.)
+    await rewriteKeepingStat(700);
     expect(await inputOf()).toBe(100);
   });
+
+  it('a store written to just before its query is queried again by the next scan, its stat unchanged (a commit may have been in flight)', async () => {
+    expect(await inputOf()).toBe(100); // read right after beforeEach wrote it
+    await rewriteKeepingStat(700); // as a commit that became visible after the query would leave it
+    expect(await inputOf()).toBe(700);
+    // Settled now (its stat an hour old): read once more for the new stat, then not again.
+    await settled();
+    expect(await inputOf()).toBe(700);
+    await rewriteKeepingStat(900);
+    expect(await inputOf()).toBe(700);
+  });
 });
+
+/** Puts the store's mtime an hour back, as a store no agent has written lately. */
+async function settled(): Promise<void> {
+  const past = new Date(Date.now() - 3_600_000);
+  await fs.utimes(db, past, past);
+}
+
+/** Gives m1 `input` tokens in place (same size), then puts back the store's exact mtime (to the nanosecond). */
+async function rewriteKeepingStat(input: number): Promise<void> {
+  const ref = `${db}.ref`;
+  execFileSync('touch', ['-r', db, ref]);
+  const size = (await fs.stat(db)).size;
+  execFileSync('sqlite3', [db], { input: `UPDATE message SET data = '${message('m1', input)}' WHERE id = 'm1';\nPRAGMA wal_checkpoint(TRUNCATE);\n` });
+  execFileSync('touch', ['-r', ref, db]);
+  await fs.rm(ref);
+  expect((await fs.stat(db)).size).toBe(size);
+  await fs.rm(`${db}-wal`, { force: true }); // emptied by the checkpoint; gone as when the agent closes the store
+}
 
 describe('sqlitePages', () => {
   it('hands on every row once, in rowid order, across page boundaries', async () => {

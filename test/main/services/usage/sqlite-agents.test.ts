@@ -251,6 +251,10 @@ describe('the incremental scan and the disk cache', () => {
     await fs.mkdir(path.join(dir, 'h1'));
     sql(path.join(dir, 'h1', 'state.db'), HERMES_TABLE + "INSERT INTO sessions VALUES('a','cli','claude-haiku-4-5',1767484800,3,300,0,0,0,0,NULL,NULL,NULL);\n");
     const env = { OPENCODE_DATA_DIR: oc, GOOSE_PATH_ROOT: path.join(dir, 'goose'), HERMES_HOME: path.join(dir, 'h1') };
+    // Written an hour ago, as stores no agent is writing to: a store changed just before its read
+    // is read again by the next scan (a commit may have been in flight, agent-file.ts).
+    const past = new Date(Date.now() - 3_600_000);
+    for (const store of [ocDb, gooseDb, path.join(dir, 'h1', 'state.db')]) await fs.utimes(store, past, past);
     const first = await serviceWith(env);
     const before = await first.summary({ tz: 'UTC' });
     expect([before.agentBreakdown.opencode!.inputTokens, before.agentBreakdown.goose!.inputTokens, before.agentBreakdown.hermes!.inputTokens]).toEqual([100, 20, 300]);
