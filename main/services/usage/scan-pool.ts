@@ -25,7 +25,13 @@ export interface PoolResult {
 }
 
 const BATCH_BYTES = 16 << 20;
-const BATCH_FILES = 64;
+/**
+ * Files a batch holds at most. 256 rather than 64: OpenCode's 122 000 one-message files made ~2 000
+ * round trips at 64, and unpacking and staging that many replies kept this thread so busy late in
+ * a cold scan that the scan threads waited for it (~50 % busy); at 256 the 1 GiB cold scan ended
+ * ~0.14 s sooner (3 alternating pairs, the answer identical).
+ */
+export const BATCH_FILES = 256;
 /** Batches a worker holds at once: the one it reads and the next. */
 const IN_FLIGHT = 2;
 /** Once the feed is ended, a batch of UNSIZED files takes at most this share of those left. */

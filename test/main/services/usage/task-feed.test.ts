@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UNSIZED } from '../../../../main/services/usage/discover.js';
-import { TaskFeed } from '../../../../main/services/usage/scan-pool.js';
+import { BATCH_FILES, TaskFeed } from '../../../../main/services/usage/scan-pool.js';
 
 const task = (path: string, bytes: number) => ({ path, start: 0, bytes });
 
@@ -33,8 +33,8 @@ describe('TaskFeed with files of unknown size (a cold scan that did not stat the
 
   it('a sized file added later (a store found after a walk) goes before the unsized files queued earlier', async () => {
     const feed = new TaskFeed();
-    feed.add(Array.from({ length: 100 }, (_, i) => task(`/walk/u${i}`, UNSIZED)));
-    expect(await feed.take()).toHaveLength(64);
+    feed.add(Array.from({ length: BATCH_FILES + 36 }, (_, i) => task(`/walk/u${i}`, UNSIZED)));
+    expect(await feed.take()).toHaveLength(BATCH_FILES);
     feed.add([task('/store/opencode.db', 500 << 20)]);
     expect((await feed.take()).map((t) => t.path)).toEqual(['/store/opencode.db']);
     expect(await feed.take()).toHaveLength(36);
@@ -42,8 +42,8 @@ describe('TaskFeed with files of unknown size (a cold scan that did not stat the
 
   it('once ended, hands the unsized out in shrinking batches, so the last ones are single files', async () => {
     const feed = new TaskFeed();
-    feed.add(Array.from({ length: 200 }, (_, i) => task(`/u${String(i).padStart(3, '0')}`, UNSIZED)));
-    expect(await feed.take()).toHaveLength(64); // still walking: full batches
+    feed.add(Array.from({ length: BATCH_FILES + 136 }, (_, i) => task(`/u${String(i).padStart(3, '0')}`, UNSIZED)));
+    expect(await feed.take()).toHaveLength(BATCH_FILES); // still walking: full batches
     feed.end();
     const sizes: number[] = [];
     for (let batch = await feed.take(); batch.length > 0; batch = await feed.take()) sizes.push(batch.length);
