@@ -49,14 +49,8 @@ export class DedupIndex {
 
   /** Returns the earlier winner `record` displaced, if any (its file's kept list changes). */
   add(record: UsageRecord): UsageRecord | null {
-    if (record.key === null) {
-      this.unkeyed.push(record);
-      return null;
-    }
-    const current = this.byKey.get(record.key);
-    if (current !== undefined && !isPreferred(record, current)) return null;
-    this.byKey.set(record.key, record);
-    return current ?? null;
+    const lost = this.offer(record);
+    return lost === record ? null : lost;
   }
 
   /**
