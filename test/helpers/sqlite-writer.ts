@@ -7,3 +7,11 @@ export async function stopWriter(writer: ChildProcess | null): Promise<void> {
   writer.kill('SIGKILL');
   await gone;
 }
+
+/**
+ * Put first in a test writer's input: its BEGIN waits up to 10 s for a lock instead of failing at once.
+ * The test's own lock probe (a read, or a BEGIN IMMEDIATE) may hold the database for a moment just
+ * then; without a busy timeout the writer's BEGIN failed with "database is locked", its rows went in
+ * without a transaction, and the test waited for a lock that never came (seen once in CI, Node 24).
+ */
+export const WRITER_WAITS = '.timeout 10000\n';

@@ -10,7 +10,7 @@ import { AppConfigStore } from '../../../../main/services/app-config/store.js';
 import { AppEvents } from '../../../../main/services/events.js';
 import { UsageService } from '../../../../main/services/usage/usage-service.js';
 import { waitFor } from '../../../helpers/wait.js';
-import { stopWriter } from '../../../helpers/sqlite-writer.js';
+import { stopWriter, WRITER_WAITS } from '../../../helpers/sqlite-writer.js';
 
 /** Kilo's SQLite store read through the sqlite3 tool: WAL writes, a held write lock, damaged rows. */
 let dir: string;
@@ -80,7 +80,7 @@ describe('kilo.db', () => {
     // The agent keeps the store open: new rows sit in kilo.db-wal, kilo.db itself unchanged,
     // and an open write transaction holds the lock while we read.
     writer = spawn('sqlite3', [db]);
-    writer.stdin.write(`PRAGMA wal_autocheckpoint=0;\n${insert('m2', 2000)}`);
+    writer.stdin.write(`${WRITER_WAITS}PRAGMA wal_autocheckpoint=0;\n${insert('m2', 2000)}`);
     // m2 is committed (into the WAL) before the transaction that holds the lock begins: waiting on
     // the lock alone could catch m2's own brief commit lock on a busy machine and read before it.
     await until(async () => rowCount() === 3);

@@ -11,7 +11,7 @@ import { AppEvents } from '../../../../main/services/events.js';
 import { readOpencodeDb } from '../../../../main/services/usage/agents/opencode-db.js';
 import { UsageService } from '../../../../main/services/usage/usage-service.js';
 import { waitFor } from '../../../helpers/wait.js';
-import { stopWriter } from '../../../helpers/sqlite-writer.js';
+import { stopWriter, WRITER_WAITS } from '../../../helpers/sqlite-writer.js';
 
 /**
  * OpenCode 2's layout (`session_message` beside or instead of `message` in opencode.db). Every
@@ -150,7 +150,7 @@ describe('an OpenCode 2 store in the service', () => {
     await serviceWith({ OPENCODE_DATA_DIR: oc });
     expect(await inputs()).toEqual([100]);
     writer = spawn('sqlite3', [db]);
-    writer.stdin.write('BEGIN EXCLUSIVE;\n' + row('m2', 'assistant', 2, JAN2, `{${SONNET},${tokens(20, 1)},"time":{"created":${JAN2}}}`));
+    writer.stdin.write(WRITER_WAITS + 'BEGIN EXCLUSIVE;\n' + row('m2', 'assistant', 2, JAN2, `{${SONNET},${tokens(20, 1)},"time":{"created":${JAN2}}}`));
     await waitFor(() => {
       try {
         execFileSync('sqlite3', ['-readonly', db, 'SELECT count(*) FROM session_message;'], { stdio: ['ignore', 'ignore', 'pipe'] });

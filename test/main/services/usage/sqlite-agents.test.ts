@@ -10,7 +10,7 @@ import { AppConfigStore } from '../../../../main/services/app-config/store.js';
 import { AppEvents } from '../../../../main/services/events.js';
 import { UsageService } from '../../../../main/services/usage/usage-service.js';
 import { waitFor } from '../../../helpers/wait.js';
-import { stopWriter } from '../../../helpers/sqlite-writer.js';
+import { stopWriter, WRITER_WAITS } from '../../../helpers/sqlite-writer.js';
 
 /**
  * The SQLite agents read end to end (OpenCode's database, Goose, Hermes): each row of these stores
@@ -97,7 +97,7 @@ describe('goose', () => {
     await serviceWith({ GOOSE_PATH_ROOT: path.join(dir, 'goose') });
     expect((await days('goose')).map((d) => d.input)).toEqual([100]);
     writer = spawn('sqlite3', [db]);
-    writer.stdin.write(`BEGIN IMMEDIATE;\n${gooseRow('b', 'gpt-5', "'2026-01-02 11:00:00'", [null, 2000, 1])}`);
+    writer.stdin.write(`${WRITER_WAITS}BEGIN IMMEDIATE;\n${gooseRow('b', 'gpt-5', "'2026-01-02 11:00:00'", [null, 2000, 1])}`);
     await until(() => {
       try {
         execFileSync('sqlite3', [db, 'BEGIN IMMEDIATE; ROLLBACK;'], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -153,7 +153,7 @@ INSERT INTO sessions VALUES('dup','cli','claude-haiku-4-5',1767484800,3,11,0,0,0
     expect((await days('hermes')).map((d) => d.input)).toEqual([100]);
     // An exclusive lock (rollback journal) keeps every reader out until the writer ends.
     writer = spawn('sqlite3', [db]);
-    writer.stdin.write("BEGIN EXCLUSIVE;\nINSERT INTO sessions VALUES('b','cli','claude-haiku-4-5',1767484800,3,20,0,0,0,0,NULL,NULL,NULL);\n");
+    writer.stdin.write(WRITER_WAITS + "BEGIN EXCLUSIVE;\nINSERT INTO sessions VALUES('b','cli','claude-haiku-4-5',1767484800,3,20,0,0,0,0,NULL,NULL,NULL);\n");
     await until(() => {
       try {
         execFileSync('sqlite3', ['-readonly', db, 'SELECT count(*) FROM sessions;'], { stdio: ['ignore', 'ignore', 'pipe'] });
