@@ -7,8 +7,8 @@ import { silentLogger } from '../../../../main/infra/logger.js';
 import { createPaths } from '../../../../main/infra/paths.js';
 import { AppConfigStore } from '../../../../main/services/app-config/store.js';
 import { AppEvents } from '../../../../main/services/events.js';
-import { ScanPool } from '../../../../main/services/usage/scan-pool.js';
 import { UsageService } from '../../../../main/services/usage/usage-service.js';
+import { expectWorkersAnswerAlike } from '../../../fixtures/usage/pooled-answers.js';
 import { agentsGenerator as generator, ccusageDaily, relative, repoRoot as root, run } from '../../../fixtures/usage/ccusage-oracle.js';
 
 /**
@@ -80,14 +80,6 @@ describe.each(['UTC', 'Asia/Tokyo'])('OpenCode 2 against ccusage 20.0.24 (%s)', 
 
 describe('scan workers', () => {
   it('read the OpenCode 2 stores as the main thread does', async () => {
-    const pooled = new UsageService(ctxOf('config-pool'), { pool: new ScanPool(2), workerThresholdBytes: 0 });
-    pooled.start();
-    try {
-      const ours = await pooled.daily({ tz: 'UTC' });
-      expect(pooled.lastScan()).toMatchObject({ usedWorkers: true });
-      expect(ours).toEqual(await service.daily({ tz: 'UTC' }));
-    } finally {
-      await pooled.stop();
-    }
+    await expectWorkersAnswerAlike(ctxOf('config-pool'), service);
   });
 });
