@@ -125,7 +125,7 @@ function packFresh(files: readonly FileState[]): Array<[FileState, PackedRun]> {
     for (const r of f.tail) packer.add(r);
     return { first, records: f.records.length, tail: f.tail.length };
   });
-  const batch = sealBatch({ count: packer.size, numbers: packer.numbers, refs: packer.refs, keyLengths: packer.keyLengths, keyText: packer.keyText(), strings: packer.takeStrings() });
+  const batch = sealBatch(packer.take());
   return files.map((f, i) => [f, { batch, ...placed[i]!, lists: [f.records, f.tail] as const }]);
 }
 

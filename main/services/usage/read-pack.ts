@@ -15,28 +15,27 @@ export interface PackedReads {
 
 export const READ_NUM = 12;
 
+/** Packs reads one at a time, as a worker reads them (their records are packed beside, by a RecordPacker). */
+export class ReadPacker {
+  private readonly numbers: number[] = [];
+  private readonly paths: string[] = [];
+  private readonly fingerprints: string[] = [];
+
+  add(r: FileRead): void {
+    this.numbers.push(r.size, r.mtimeMs, r.ino, r.start, r.offset, r.malformed, r.tailMalformed, r.oversized, r.records.length, r.tail.length, r.dev, r.nlink);
+    this.paths.push(r.path);
+    this.fingerprints.push(r.fingerprint);
+  }
+
+  take(): PackedReads {
+    return { numbers: Float64Array.from(this.numbers), paths: this.paths, fingerprints: this.fingerprints };
+  }
+}
+
 export function packReads(reads: readonly FileRead[]): PackedReads {
-  const numbers = new Float64Array(reads.length * READ_NUM);
-  const paths: string[] = [];
-  const fingerprints: string[] = [];
-  reads.forEach((r, i) => {
-    const n = i * READ_NUM;
-    numbers[n] = r.size;
-    numbers[n + 1] = r.mtimeMs;
-    numbers[n + 2] = r.ino;
-    numbers[n + 3] = r.start;
-    numbers[n + 4] = r.offset;
-    numbers[n + 5] = r.malformed;
-    numbers[n + 6] = r.tailMalformed;
-    numbers[n + 7] = r.oversized;
-    numbers[n + 8] = r.records.length;
-    numbers[n + 9] = r.tail.length;
-    numbers[n + 10] = r.dev;
-    numbers[n + 11] = r.nlink;
-    paths.push(r.path);
-    fingerprints.push(r.fingerprint);
-  });
-  return { numbers, paths, fingerprints };
+  const packer = new ReadPacker();
+  for (const r of reads) packer.add(r);
+  return packer.take();
 }
 
 /** The bytes the packed reads read (size less start, summed). */

@@ -23,32 +23,35 @@ const SIDECHAIN = 1;
 const FAST = 2;
 
 /**
- * Fills packed arrays record by record. Each run of records can get its own string table
- * (`takeStrings` ends one): a worker makes one per reply, the disk cache one per segment it packs.
+ * Fills packed arrays record by record (growing them past `capacity`), for one set of records with
+ * one string table: a worker's reply, or a segment the disk cache packs.
  */
 export class RecordPacker {
-  readonly numbers: Float64Array;
-  readonly refs: Int32Array;
-  readonly keyLengths: Int32Array;
+  private numberArray: Float64Array;
+  private refArray: Int32Array;
+  private keyLengthArray: Int32Array;
+  private capacity: number;
   private readonly keys: string[] = [];
   private count = 0;
-  private strings: string[] = [];
-  private index = new Map<string, number>();
+  private readonly strings: string[] = [];
+  private readonly index = new Map<string, number>();
   // Neighbouring records nearly always share file, model, session, path and version: remember
   // the last string per column and skip the map for it.
   private readonly lastText: Array<string | null> = [null, null, null, null, null, null];
   private readonly lastRef = [-1, -1, -1, -1, -1, -1];
 
-  constructor(readonly capacity: number) {
-    this.numbers = new Float64Array(capacity * NUM);
-    this.refs = new Int32Array(capacity * REF);
-    this.keyLengths = new Int32Array(capacity);
+  constructor(capacity: number) {
+    this.capacity = capacity;
+    this.numberArray = new Float64Array(capacity * NUM);
+    this.refArray = new Int32Array(capacity * REF);
+    this.keyLengthArray = new Int32Array(capacity);
   }
 
   add(r: UsageRecord): void {
+    if (this.count === this.capacity) this.grow();
     const i = this.count++;
     const n = i * NUM;
-    const numbers = this.numbers;
+    const numbers = this.numberArray;
     numbers[n] = r.timestamp;
     numbers[n + 1] = r.inputTokens;
     numbers[n + 2] = r.outputTokens;
@@ -62,33 +65,46 @@ export class RecordPacker {
     numbers[n + 10] = r.extraTokens;
     numbers[n + 11] = r.pricedOnlyTokens;
     const f = i * REF;
-    this.refs[f] = this.ref(0, r.file);
-    this.refs[f + 1] = this.ref(1, r.model);
-    this.refs[f + 2] = this.ref(2, r.sessionId);
-    this.refs[f + 3] = this.ref(3, r.projectPath);
-    this.refs[f + 4] = this.ref(4, r.version);
-    this.refs[f + 5] = this.ref(5, r.agent);
-    this.keyLengths[i] = r.key === null ? -1 : r.key.length;
+    const refs = this.refArray;
+    refs[f] = this.ref(0, r.file);
+    refs[f + 1] = this.ref(1, r.model);
+    refs[f + 2] = this.ref(2, r.sessionId);
+    refs[f + 3] = this.ref(3, r.projectPath);
+    refs[f + 4] = this.ref(4, r.version);
+    refs[f + 5] = this.ref(5, r.agent);
+    this.keyLengthArray[i] = r.key === null ? -1 : r.key.length;
     if (r.key !== null) this.keys.push(r.key);
   }
 
-  /** The string table of the records added since the last call; the next ones start a new one. */
-  takeStrings(): string[] {
-    const strings = this.strings;
-    this.strings = [];
-    this.index = new Map();
-    this.lastText.fill(null);
-    this.lastRef.fill(-1);
-    return strings;
+  /** Room for twice as many records, the ones so far copied over. */
+  private grow(): void {
+    this.capacity = Math.max(16, this.capacity * 2);
+    const numbers = new Float64Array(this.capacity * NUM);
+    numbers.set(this.numberArray);
+    const refs = new Int32Array(this.capacity * REF);
+    refs.set(this.refArray);
+    const keyLengths = new Int32Array(this.capacity);
+    keyLengths.set(this.keyLengthArray);
+    [this.numberArray, this.refArray, this.keyLengthArray] = [numbers, refs, keyLengths];
+  }
+
+  /** Everything added, as PackedRecords in arrays of exactly their size (a grown packer's spare room is not carried along); the packer is done. */
+  take(): PackedRecords {
+    const exact = (a: Float64Array | Int32Array, used: number) => (a.length === used ? a : a.slice(0, used));
+    const count = this.count;
+    return {
+      count,
+      numbers: exact(this.numberArray, count * NUM) as Float64Array,
+      refs: exact(this.refArray, count * REF) as Int32Array,
+      keyLengths: exact(this.keyLengthArray, count) as Int32Array,
+      keyText: this.keys.join(''),
+      strings: this.strings,
+    };
   }
 
   /** Records added so far. */
   get size(): number {
     return this.count;
-  }
-
-  keyText(): string {
-    return this.keys.join('');
   }
 
   private ref(column: number, s: string | null): number {
@@ -108,7 +124,7 @@ export class RecordPacker {
 export function packRecords(records: readonly UsageRecord[]): PackedRecords {
   const packer = new RecordPacker(records.length);
   for (const r of records) packer.add(r);
-  return { count: records.length, numbers: packer.numbers, refs: packer.refs, keyLengths: packer.keyLengths, keyText: packer.keyText(), strings: packer.takeStrings() };
+  return packer.take();
 }
 
 /**

@@ -3,11 +3,9 @@ import { isNotFound } from '../../infra/file-stat.js';
 import { readAgentFile } from './agents/agent-file.js';
 import { Pricing } from './pricing.js';
 import { sealBatch, type PackedBatch } from './packed-batch.js';
-import { packRecords } from './record-pack.js';
-import { newScratch, readTranscript, type FileRead, type ReadTask } from './scan-file.js';
-import type { UsageRecord } from './types.js';
-import { appendAll } from './append-all.js';
-import { packReads, type PackedReads } from './read-pack.js';
+import { RecordPacker } from './record-pack.js';
+import { newScratch, readTranscript, type FileRead, type ReadTask, type Scratch } from './scan-file.js';
+import { ReadPacker, type PackedReads } from './read-pack.js';
 
 export interface ScanRequest {
   id: number;
@@ -25,31 +23,62 @@ export interface ScanReply {
   packed: PackedBatch;
 }
 
-/** Reads the files of one request; shared by scan workers and by in-process scans. */
-export function readAll(
-  tasks: readonly ReadTask[],
-  pricing: Pricing,
-  scratch = newScratch(),
-): { reads: FileRead[]; missing: string[]; failed: ScanReply['failed'] } {
-  const reads: FileRead[] = [];
+/** Reads the files of one request, handing each read to `onRead`; shared by scan workers and by in-process scans. */
+function readEach(tasks: readonly ReadTask[], pricing: Pricing, scratch: Scratch, onRead: (read: FileRead) => void): Pick<ScanReply, 'missing' | 'failed'> {
   const missing: string[] = [];
   const failed: ScanReply['failed'] = [];
   for (const task of tasks) {
+    let read: FileRead;
     try {
-      reads.push(task.agent === undefined ? readTranscript(task, scratch, pricing) : readAgentFile({ ...task, agent: task.agent }, pricing, scratch));
+      read = task.agent === undefined ? readTranscript(task, scratch, pricing) : readAgentFile({ ...task, agent: task.agent }, pricing, scratch);
     } catch (err) {
       if (isNotFound(err)) missing.push(task.path);
       else failed.push({ path: task.path, message: err instanceof Error ? err.message : String(err) });
+      continue;
     }
+    onRead(read);
   }
-  return { reads, missing, failed };
+  return { missing, failed };
 }
 
-/** One reply: the reads' records packed into typed arrays (one store file can hold 250 000+), sealed as a disk cache segment. */
+/** Reads the files of one request, in this thread. */
+export function readAll(tasks: readonly ReadTask[], pricing: Pricing, scratch = newScratch()): { reads: FileRead[]; missing: string[]; failed: ScanReply['failed'] } {
+  const reads: FileRead[] = [];
+  return { reads, ...readEach(tasks, pricing, scratch, (read) => reads.push(read)) };
+}
+
+/** Packs reads into a reply, each as it comes: its records packed into typed arrays, then let go. */
+class ReplyPacker {
+  private readonly reads = new ReadPacker();
+  private readonly records = new RecordPacker(1024);
+
+  add(read: FileRead): void {
+    this.reads.add(read);
+    for (const r of read.records) this.records.add(r);
+    for (const r of read.tail) this.records.add(r);
+  }
+
+  /** The reply, sealed as a disk cache segment (one store file can hold 250 000+ records). */
+  reply(id: number, missing: string[], failed: ScanReply['failed']): ScanReply {
+    return { id, reads: this.reads.take(), missing, failed, packed: sealBatch(this.records.take()) };
+  }
+}
+
+/** One reply for reads already made. */
 export function packReply(id: number, reads: readonly FileRead[], missing: string[], failed: ScanReply['failed']): ScanReply {
-  const all: UsageRecord[] = [];
-  for (const { records, tail } of reads) appendAll(all, records, tail);
-  return { id, reads: packReads(reads), missing, failed, packed: sealBatch(packRecords(all)) };
+  const packer = new ReplyPacker();
+  for (const read of reads) packer.add(read);
+  return packer.reply(id, missing, failed);
+}
+
+/**
+ * Reads and packs one request. Each file's request objects are packed as soon as it is read and
+ * die young: held for a whole batch, they outlived several scavenges, each copying them again.
+ */
+export function scanRequest(request: ScanRequest, pricing: Pricing, scratch: Scratch): ScanReply {
+  const packer = new ReplyPacker();
+  const { missing, failed } = readEach(request.tasks, pricing, scratch, (read) => packer.add(read));
+  return packer.reply(request.id, missing, failed);
 }
 
 if (parentPort) {
@@ -57,8 +86,7 @@ if (parentPort) {
   const scratch = newScratch(4 << 20);
   const pricing = new Pricing();
   port.on('message', (request: ScanRequest) => {
-    const { reads, missing, failed } = readAll(request.tasks, pricing, scratch);
-    const reply = packReply(request.id, reads, missing, failed);
+    const reply = scanRequest(request, pricing, scratch);
     const { packed } = reply;
     const buffers = [reply.reads.numbers.buffer, packed.numbers.buffer, packed.refs.buffer, packed.keyLengths.buffer, packed.keyBytes.buffer] as ArrayBuffer[];
     port.postMessage(reply, buffers);

@@ -3,7 +3,7 @@ import { packReads, unpackReads } from '../../../../main/services/usage/read-pac
 import type { FileRead } from '../../../../main/services/usage/scan-file.js';
 import { packReply } from '../../../../main/services/usage/scan-worker.js';
 import { batchRecords } from '../../../../main/services/usage/packed-batch.js';
-import { unpackRecords } from '../../../../main/services/usage/record-pack.js';
+import { NUM, REF, unpackRecords } from '../../../../main/services/usage/record-pack.js';
 import { usageRecord } from '../../../fixtures/usage/lines.js';
 
 const read = (path: string, o: Partial<FileRead>): FileRead => ({
@@ -35,6 +35,16 @@ describe('reads packed for the trip back from a scan worker', () => {
     const reply = structuredClone(packReply(3, reads, ['/gone'], [{ path: '/bad', message: 'EISDIR' }]));
     expect(unpackReads(reply.reads, unpackRecords(batchRecords(reply.packed)))).toEqual(reads);
     expect(reply.missing).toEqual(['/gone']);
+  });
+
+  it('hold every request of a reply past the packer\'s first room, in buffers of exactly their size', () => {
+    // The packer starts with room for 1 024 requests and grows: 3 000 take it through two growths.
+    const records = Array.from({ length: 3000 }, (_, i) => usageRecord({ file: `/a/${i % 7}.jsonl`, key: i % 3 === 0 ? null : `k${i}`, model: `m${i % 5}`, offset: i, outputTokens: i }));
+    const reads = Array.from({ length: 7 }, (_, f) => read(`/a/${f}.jsonl`, { records: records.filter((r) => r.file === `/a/${f}.jsonl`) }));
+    const reply = packReply(1, reads, [], []);
+    expect(unpackReads(reply.reads, unpackRecords(batchRecords(reply.packed)))).toEqual(reads);
+    const { packed } = reply;
+    expect([packed.numbers.buffer.byteLength, packed.refs.buffer.byteLength, packed.keyLengths.buffer.byteLength]).toEqual([3000 * NUM * 8, 3000 * REF * 4, 3000 * 4]);
   });
 
   it('refuse arrays that do not fit together', () => {
