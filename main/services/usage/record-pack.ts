@@ -22,19 +22,24 @@ export const REF = 6;
 const SIDECHAIN = 1;
 const FAST = 2;
 
+/** Room a packer keeps between take()s: 65 536 records, 8 MiB. */
+const KEPT_ROOM = 1 << 16;
+
 /**
  * Fills packed arrays record by record (growing them past `capacity`), for one set of records with
- * one string table: a worker's reply, or a segment the disk cache packs.
+ * one string table: a worker's reply, or a segment the disk cache packs. take() ends a set; the
+ * packer then starts the next in the same arrays, so a worker's packer grows to its batches' size
+ * once rather than for every batch.
  */
 export class RecordPacker {
   private numberArray: Float64Array;
   private refArray: Int32Array;
   private keyLengthArray: Int32Array;
   private capacity: number;
-  private readonly keys: string[] = [];
+  private keys: string[] = [];
   private count = 0;
-  private readonly strings: string[] = [];
-  private readonly index = new Map<string, number>();
+  private strings: string[] = [];
+  private index = new Map<string, number>();
   // Neighbouring records nearly always share file, model, session, path and version: remember
   // the last string per column and skip the map for it.
   private readonly lastText: Array<string | null> = [null, null, null, null, null, null];
@@ -78,28 +83,45 @@ export class RecordPacker {
 
   /** Room for twice as many records, the ones so far copied over. */
   private grow(): void {
-    this.capacity = Math.max(16, this.capacity * 2);
-    const numbers = new Float64Array(this.capacity * NUM);
-    numbers.set(this.numberArray);
-    const refs = new Int32Array(this.capacity * REF);
-    refs.set(this.refArray);
-    const keyLengths = new Int32Array(this.capacity);
-    keyLengths.set(this.keyLengthArray);
-    [this.numberArray, this.refArray, this.keyLengthArray] = [numbers, refs, keyLengths];
+    this.resize(Math.max(16, this.capacity * 2), true);
   }
 
-  /** Everything added, as PackedRecords in arrays of exactly their size (a grown packer's spare room is not carried along); the packer is done. */
+  private resize(capacity: number, keep: boolean): void {
+    const numbers = new Float64Array(capacity * NUM);
+    const refs = new Int32Array(capacity * REF);
+    const keyLengths = new Int32Array(capacity);
+    if (keep) {
+      numbers.set(this.numberArray);
+      refs.set(this.refArray);
+      keyLengths.set(this.keyLengthArray);
+    }
+    [this.numberArray, this.refArray, this.keyLengthArray, this.capacity] = [numbers, refs, keyLengths, capacity];
+  }
+
+  /**
+   * Everything added since the last take(), as PackedRecords in arrays of exactly their size: these
+   * arrays when full (the packer gets new ones), else copies (a grown packer's spare room is not
+   * carried along). Room beyond KEPT_ROOM is let go.
+   */
   take(): PackedRecords {
-    const exact = (a: Float64Array | Int32Array, used: number) => (a.length === used ? a : a.slice(0, used));
     const count = this.count;
-    return {
+    const full = count === this.capacity;
+    const packed: PackedRecords = {
       count,
-      numbers: exact(this.numberArray, count * NUM) as Float64Array,
-      refs: exact(this.refArray, count * REF) as Int32Array,
-      keyLengths: exact(this.keyLengthArray, count) as Int32Array,
+      numbers: full ? this.numberArray : this.numberArray.slice(0, count * NUM),
+      refs: full ? this.refArray : this.refArray.slice(0, count * REF),
+      keyLengths: full ? this.keyLengthArray : this.keyLengthArray.slice(0, count),
       keyText: this.keys.join(''),
       strings: this.strings,
     };
+    if (full || this.capacity > KEPT_ROOM) this.resize(Math.min(this.capacity, KEPT_ROOM), false);
+    this.count = 0;
+    this.keys = [];
+    this.strings = [];
+    this.index = new Map();
+    this.lastText.fill(null);
+    this.lastRef.fill(-1);
+    return packed;
   }
 
   /** Records added so far. */

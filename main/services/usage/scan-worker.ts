@@ -50,7 +50,8 @@ export function readAll(tasks: readonly ReadTask[], pricing: Pricing, scratch = 
 /** Packs reads into a reply, each as it comes: its records packed into typed arrays, then let go. */
 class ReplyPacker {
   private readonly reads = new ReadPacker();
-  private readonly records = new RecordPacker(1024);
+
+  constructor(private readonly records = new RecordPacker(1024)) {}
 
   add(read: FileRead): void {
     this.reads.add(read);
@@ -75,8 +76,8 @@ export function packReply(id: number, reads: readonly FileRead[], missing: strin
  * Reads and packs one request. Each file's request objects are packed as soon as it is read and
  * die young: held for a whole batch, they outlived several scavenges, each copying them again.
  */
-export function scanRequest(request: ScanRequest, pricing: Pricing, scratch: Scratch): ScanReply {
-  const packer = new ReplyPacker();
+export function scanRequest(request: ScanRequest, pricing: Pricing, scratch: Scratch, records: RecordPacker): ScanReply {
+  const packer = new ReplyPacker(records);
   const { missing, failed } = readEach(request.tasks, pricing, scratch, (read) => packer.add(read));
   return packer.reply(request.id, missing, failed);
 }
@@ -85,8 +86,9 @@ if (parentPort) {
   const port = parentPort;
   const scratch = newScratch(4 << 20);
   const pricing = new Pricing();
+  const records = new RecordPacker(1024);
   port.on('message', (request: ScanRequest) => {
-    const reply = scanRequest(request, pricing, scratch);
+    const reply = scanRequest(request, pricing, scratch, records);
     const { packed } = reply;
     const buffers = [reply.reads.numbers.buffer, packed.numbers.buffer, packed.refs.buffer, packed.keyLengths.buffer, packed.keyBytes.buffer] as ArrayBuffer[];
     port.postMessage(reply, buffers);
