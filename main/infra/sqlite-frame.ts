@@ -70,71 +70,137 @@ export function framedColumns(select: string): FramedColumn[] {
 /** The rows of one page of `sqlite3 -quote` output of a select list of `columns`. */
 export function decodeFramedRows(out: Buffer, columns: readonly FramedColumn[]): Record<string, unknown>[] {
   const rows: Record<string, unknown>[] = [];
-  const last = columns.length - 1;
-  const cursor = { at: 0 };
-  while (cursor.at < out.length) {
-    const row: Record<string, unknown> = {};
-    for (let c = 0; c <= last; c++) {
-      row[columns[c]!.name] = readValue(out, cursor);
-      expectByte(out, cursor, c === last ? NEWLINE : COMMA);
-    }
-    rows.push(row);
-  }
+  FramedPage.frame(out, columns).forEach((row) => rows.push(row));
   return rows;
 }
 
-function expectByte(out: Buffer, cursor: { at: number }, byte: number): void {
-  if (out[cursor.at] !== byte) throw new SqliteFrameError(`expected ${JSON.stringify(String.fromCharCode(byte))} at byte ${cursor.at}`);
-  cursor.at++;
+// A value's kind in a frame.
+const TEXT = 0;
+const TEXT_DOUBLED = 1; // a text with '' in it
+const NULL = 2;
+const NUMBER = 3;
+const BLOB = 4;
+
+/**
+ * One page of `sqlite3 -quote` output, framed: where each value sits and what it is, checked
+ * whole before any row is made (a page this reader does not know throws SqliteFrameError here, so
+ * its caller reads it another way and no row of it was handed out). forEach() then makes the rows
+ * one at a time: each row's strings die young instead of a whole page of them (20 000 rows, some
+ * MB of text) outliving the scavenges of its decoding.
+ */
+export class FramedPage {
+  private constructor(
+    private readonly out: Buffer,
+    private readonly columns: readonly FramedColumn[],
+    /** Per value: kind, start, end. */
+    private readonly values: Int32Array,
+    readonly rowCount: number,
+  ) {}
+
+  static frame(out: Buffer, columns: readonly FramedColumn[]): FramedPage {
+    const last = columns.length - 1;
+    const values: number[] = [];
+    let at = 0;
+    let rows = 0;
+    while (at < out.length) {
+      for (let c = 0; c <= last; c++) {
+        at = frameValue(out, at, values);
+        if (out[at] !== (c === last ? NEWLINE : COMMA)) throw new SqliteFrameError(`expected ${JSON.stringify(c === last ? '\n' : ',')} at byte ${at}`);
+        at++;
+      }
+      rows++;
+    }
+    return new FramedPage(out, columns, Int32Array.from(values), rows);
+  }
+
+  /** The value of `column` in row `row`. */
+  value(row: number, column: number): unknown {
+    const v = (row * this.columns.length + column) * 3;
+    return valueOf(this.out, this.values[v]!, this.values[v + 1]!, this.values[v + 2]!);
+  }
+
+  forEach(onRow: (row: Record<string, unknown>) => void): void {
+    const { columns, rowCount } = this;
+    for (let r = 0; r < rowCount; r++) {
+      const row: Record<string, unknown> = {};
+      for (let c = 0; c < columns.length; c++) row[columns[c]!.name] = this.value(r, c);
+      onRow(row);
+    }
+  }
+}
+
+/** Frames the literal at `at` (kind, start, end pushed to `values`); returns where it ends. Throws on anything else. */
+function frameValue(out: Buffer, at: number, values: number[]): number {
+  if (out[at] === QUOTE) {
+    const start = at + 1;
+    let doubled = false;
+    let end = out.indexOf(QUOTE, start);
+    while (end >= 0 && out[end + 1] === QUOTE) {
+      doubled = true;
+      end = out.indexOf(QUOTE, end + 2);
+    }
+    if (end < 0) throw new SqliteFrameError(`a text from byte ${start} has no end`);
+    values.push(doubled ? TEXT_DOUBLED : TEXT, start, end);
+    return end + 1;
+  }
+  if (isNull(out, at)) {
+    values.push(NULL, at, at + 4);
+    return at + 4;
+  }
+  if (out[at] === 0x58 && out[at + 1] === QUOTE) {
+    // X'…'
+    const start = at + 2;
+    const end = out.indexOf(QUOTE, start);
+    const hex = end < 0 ? '' : out.toString('latin1', start, end);
+    if (end < 0 || hex.length % 2 !== 0 || !/^[0-9A-Fa-f]*$/.test(hex)) throw new SqliteFrameError(`a blob at byte ${start} is not hex`);
+    values.push(BLOB, start, end);
+    return end + 1;
+  }
+  let end = at;
+  for (let b = out[end]; b !== undefined && b !== COMMA && b !== NEWLINE; b = out[++end]);
+  if (!isInteger(out, at, end)) realOf((out as Buffer & Slices).latin1Slice(at, end), at); // throws on what is not a number
+  values.push(NUMBER, at, end);
+  return end;
 }
 
 function isNull(out: Buffer, at: number): boolean {
   return out[at] === 0x4e && out[at + 1] === 0x55 && out[at + 2] === 0x4c && out[at + 3] === 0x4c; // NULL
 }
 
-/** One literal; throws on anything else. */
-function readValue(out: Buffer, cursor: { at: number }): unknown {
-  const start = cursor.at;
-  if (out[start] === QUOTE) return readText(out, cursor);
-  if (isNull(out, start)) {
-    cursor.at += 4;
-    return null;
+/** An optional minus sign, then one or more digits, up to `end`. */
+function isInteger(out: Buffer, start: number, end: number): boolean {
+  const from = out[start] === 0x2d ? start + 1 : start;
+  if (from >= end) return false;
+  for (let i = from; i < end; i++) if (out[i]! < 0x30 || out[i]! > 0x39) return false;
+  return true;
+}
+
+/** A framed value as `sqlite3 -json` gives it. */
+function valueOf(out: Buffer, kind: number, start: number, end: number): unknown {
+  switch (kind) {
+    case TEXT:
+      return (out as Buffer & Slices).utf8Slice(start, end);
+    case TEXT_DOUBLED:
+      return (out as Buffer & Slices).utf8Slice(start, end).replaceAll("''", "'");
+    case NULL:
+      return null;
+    case BLOB:
+      return Buffer.from(out.toString('latin1', start, end), 'hex').toString('utf8');
+    default:
+      return numberOf(out, start, end);
   }
-  if (out[start] === 0x58 && out[start + 1] === QUOTE) return readBlob(out, cursor); // X'…'
-  // An integer (what most number columns hold): its digits read here, up to 15 of them exactly.
-  let end = out[start] === 0x2d ? start + 1 : start;
-  let n = 0;
-  for (let d = out[end]; d !== undefined && d >= 0x30 && d <= 0x39; d = out[++end]) n = n * 10 + (d - 0x30);
-  const digitsEnd = end;
-  for (let b = out[end]; b !== undefined && b !== COMMA && b !== NEWLINE; b = out[++end]);
-  cursor.at = end;
-  const integer = digitsEnd === end && digitsEnd > start + (out[start] === 0x2d ? 1 : 0);
-  if (integer && end - start <= 15) return out[start] === 0x2d ? -n : n;
+}
+
+/** A framed number: an integer (what most number columns hold) read here, up to 15 digits exactly. */
+function numberOf(out: Buffer, start: number, end: number): number {
+  const negative = out[start] === 0x2d;
+  if (isInteger(out, start, end) && end - start <= 15) {
+    let n = 0;
+    for (let i = negative ? start + 1 : start; i < end; i++) n = n * 10 + (out[i]! - 0x30);
+    return negative ? -n : n;
+  }
   const text = (out as Buffer & Slices).latin1Slice(start, end);
-  return integer ? Number(text) : realOf(text, start);
-}
-
-function readText(out: Buffer, cursor: { at: number }): string {
-  const start = cursor.at + 1;
-  let doubled = 0;
-  let end = out.indexOf(QUOTE, start);
-  while (end >= 0 && out[end + 1] === QUOTE) {
-    doubled++;
-    end = out.indexOf(QUOTE, end + 2);
-  }
-  if (end < 0) throw new SqliteFrameError(`a text from byte ${start} has no end`);
-  cursor.at = end + 1;
-  const text = (out as Buffer & Slices).utf8Slice(start, end);
-  return doubled === 0 ? text : text.replaceAll("''", "'");
-}
-
-function readBlob(out: Buffer, cursor: { at: number }): string {
-  const start = cursor.at + 2;
-  const end = out.indexOf(QUOTE, start);
-  const hex = end < 0 ? '' : out.toString('latin1', start, end);
-  if (end < 0 || hex.length % 2 !== 0 || !/^[0-9A-Fa-f]*$/.test(hex)) throw new SqliteFrameError(`a blob at byte ${start} is not hex`);
-  cursor.at = end + 1;
-  return Buffer.from(hex, 'hex').toString('utf8');
+  return isInteger(out, start, end) ? Number(text) : realOf(text, start);
 }
 
 /** A printed REAL as JSON.parse reads -json's form of it (the same digits: the same double). */

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { decodeFramedRows, framedColumns, SqliteFrameError, type FramedColumn } from './sqlite-frame.js';
+import { FramedPage, framedColumns, SqliteFrameError, type FramedColumn } from './sqlite-frame.js';
 
 /**
  * Rows per query: one page is decoded at a time, never a whole store. Each page is a sqlite3
@@ -38,38 +38,48 @@ export function sqlitePages(dbPath: string, select: string, from: string, onRow:
     const conditions = [...(options.where === undefined ? [] : [`(${options.where})`]), ...(Number.isFinite(after) ? [`rowid > ${after}`] : [])];
     const where = conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
     const tail = `FROM ${from} ${where} ORDER BY rowid LIMIT ${SQLITE_PAGE_ROWS};`;
-    let rows = framed ? framedPage(dbPath, columns, select, tail, options) : null;
-    if (rows === null) {
+    let page = framed ? framedPage(dbPath, columns, select, tail, options) : null;
+    if (page === null) {
       // Not framed as asked: this page and the rest of this read as -json (slower, the same rows).
       framed = false;
-      rows = jsonPage(dbPath, select, tail, options);
+      page = jsonPage(dbPath, select, tail, options);
     }
-    for (const row of rows) onRow(row);
-    if (rows.length < SQLITE_PAGE_ROWS) return;
-    const last = Number(rows[rows.length - 1]!._rowid);
+    page.forEach(onRow);
+    if (page.rowCount < SQLITE_PAGE_ROWS) return;
+    const last = page.lastRowid();
     // A page must move on: without a growing _rowid the next page would be this one again, for ever.
-    if (!(last > after)) throw new Error(`sqlite3 paging on ${dbPath}: _rowid ${String(rows[rows.length - 1]!._rowid)} does not follow ${after}`);
-    after = last;
+    if (!(Number(last) > after)) throw new Error(`sqlite3 paging on ${dbPath}: _rowid ${String(last)} does not follow ${after}`);
+    after = Number(last);
   }
+}
+
+/** A page's rows, handed out one at a time (FramedPage), and what the paging needs of them. */
+interface Page {
+  rowCount: number;
+  /** The `_rowid` of its last row. */
+  lastRowid(): unknown;
+  forEach(onRow: (row: Record<string, unknown>) => void): void;
 }
 
 /**
  * One page as SQL literals (`-quote`, infra/sqlite-frame.ts); null when it is not rows of literals
  * as this reader knows them (a shell that writes lines as CR LF, or control characters as `unistr(…)`).
  */
-function framedPage(dbPath: string, columns: readonly FramedColumn[], select: string, tail: string, options: SqlitePagesOptions): Record<string, unknown>[] | null {
+function framedPage(dbPath: string, columns: readonly FramedColumn[], select: string, tail: string, options: SqlitePagesOptions): Page | null {
   const out = runSqlite(dbPath, ['-quote'], `SELECT ${select} ${tail}`, options);
   try {
-    return decodeFramedRows(out, columns);
+    const page = FramedPage.frame(out, columns);
+    return { rowCount: page.rowCount, lastRowid: () => page.value(page.rowCount - 1, 0), forEach: (onRow) => page.forEach(onRow) }; // `_rowid` is the first column
   } catch (err) {
     if (err instanceof SqliteFrameError) return null;
     throw err;
   }
 }
 
-function jsonPage(dbPath: string, select: string, tail: string, options: SqlitePagesOptions): Record<string, unknown>[] {
+function jsonPage(dbPath: string, select: string, tail: string, options: SqlitePagesOptions): Page {
   const text = runSqlite(dbPath, ['-json'], `SELECT ${select} ${tail}`, options).toString('utf8').trim();
-  return text === '' ? [] : (JSON.parse(text) as Record<string, unknown>[]);
+  const rows = text === '' ? [] : (JSON.parse(text) as Record<string, unknown>[]);
+  return { rowCount: rows.length, lastRowid: () => rows[rows.length - 1]!._rowid, forEach: (onRow) => rows.forEach((row) => onRow(row)) };
 }
 
 function runSqlite(dbPath: string, mode: string[], sql: string, options: SqlitePagesOptions): Buffer {

@@ -200,6 +200,16 @@ describe('sqlitePages', () => {
     expect(unistr.modes()).toStrictEqual(['-quote', '-json']);
   });
 
+  it('a page refused at its last row is read again whole as -json: none of its rows is handed out twice', () => {
+    const select = 'rowid AS _rowid, label, v';
+    const lastLine = fakeSqlite('last-line-sqlite3', "out.replace(/\\n$/, '\\r\\n')");
+    const rows: Record<string, unknown>[] = [];
+    sqlitePages(db, select, 't', (row) => rows.push(row), { ...options, command: lastLine.command });
+    expect(rows.length).toBeGreaterThan(2);
+    expect(rows).toStrictEqual(jsonRows(db, select, 't'));
+    expect(lastLine.modes()).toStrictEqual(['-quote', '-json']);
+  });
+
   it('the errors name their cause: not a database, no such table, a column without a name', () => {
     const junk = path.join(dir, 'junk.db');
     fs.writeFileSync(junk, Buffer.alloc(4096, 0x41));
