@@ -159,7 +159,9 @@ function readSnapshot(file: string, settle: SettleOptions = {}): Promise<Setting
     if (!read) return { value: null, settled: true };
     const text = read.bytes.toString('utf8');
     const snapshot: SettingsSnapshot = { file, text, bytes: read.bytes, mtime: toMtime(read.before.mtimeMs), ...parseSettings(text) };
-    return { value: snapshot, settled: snapshot.data !== undefined || !mayBeMidWrite(read, now()) };
+    // Too deep is never a torn write: a prefix of a file nests no deeper than the file.
+    const settled = snapshot.data !== undefined || snapshot.parseError === JSON_TOO_DEEP || !mayBeMidWrite(read, now());
+    return { value: snapshot, settled };
   }, settle);
 }
 
