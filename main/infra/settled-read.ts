@@ -1,4 +1,6 @@
-import { sameIdentity, type FileIdentity } from './file-stat.js';
+import type fs from 'node:fs/promises';
+import { readBounded } from './bounded-read.js';
+import { identityOf, sameIdentity, statIdentity, type FileIdentity } from './file-stat.js';
 
 // Switchboard replaces its own files by rename, but an editor, `claude` itself or a script may
 // rewrite a settings file in place: truncate, then write. A read in between sees an empty or
@@ -34,6 +36,15 @@ export interface TimedRead {
   before: FileIdentity;
   /** null when the path is gone after the read. */
   after: FileIdentity | null;
+}
+
+/** Reads an open file whole (at most `limit` bytes, as readBounded), between a stat of the handle and one of its path. */
+export async function readTimed(handle: fs.FileHandle, file: string, limit: number): Promise<TimedRead> {
+  const before = identityOf(await handle.stat());
+  const bytes = await readBounded(handle, limit, file);
+  // A path that cannot be stat'ed now counts as gone: the read is tried again (bounded).
+  const after = await statIdentity(file).catch(() => null);
+  return { bytes, before, after };
 }
 
 /**

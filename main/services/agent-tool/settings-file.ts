@@ -3,12 +3,12 @@ import path from 'node:path';
 import { writeFileAtomic } from '../../infra/atomic-write.js';
 import { writeBackup } from '../../infra/backup.js';
 import { serializeFile } from '../../infra/file-lock.js';
-import { errorMessage, identityOf, isNotFound, statIdentity, statMtime, toMtime } from '../../infra/file-stat.js';
+import { errorMessage, isNotFound, statMtime, toMtime } from '../../infra/file-stat.js';
 import { JSON_TOO_DEEP, jsonTooDeep } from '../../infra/json-depth.js';
-import { READ_LIMITS, readBounded, readTextBounded } from '../../infra/bounded-read.js';
+import { READ_LIMITS, readTextBounded } from '../../infra/bounded-read.js';
 import { NotRegularFileError, openRegularFile } from '../../infra/foreign-file.js';
 import { advanceMtime } from '../../infra/mtime-advance.js';
-import { mayBeMidWrite, readSettled, type SettleOptions, type TimedRead } from '../../infra/settled-read.js';
+import { mayBeMidWrite, readSettled, readTimed, type SettleOptions, type TimedRead } from '../../infra/settled-read.js';
 import { checkMtime } from '../mtime-conflict.js';
 
 export interface SettingsFileState {
@@ -92,9 +92,7 @@ async function readForeignText(file: string): Promise<string> {
 async function readForeign(file: string): Promise<TimedRead> {
   const handle = await openRegularFile(file);
   try {
-    const before = identityOf(await handle.stat());
-    const bytes = await readBounded(handle, READ_LIMITS.settings, file);
-    return { bytes, before, after: await statIdentity(file).catch(() => null) };
+    return await readTimed(handle, file, READ_LIMITS.settings);
   } finally {
     await handle.close();
   }

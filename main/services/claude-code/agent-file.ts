@@ -4,11 +4,11 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { FileChangedError, writeFileAtomic } from '../../infra/atomic-write.js';
 import { FileTooLargeError, READ_LIMITS, readBounded } from '../../infra/bounded-read.js';
-import { errorMessage, identityOf, isNotFound, statIdentity, toMtime } from '../../infra/file-stat.js';
+import { errorMessage, isNotFound, toMtime } from '../../infra/file-stat.js';
 import { NotRegularFileError, openRegularFile } from '../../infra/foreign-file.js';
 import { isRecord } from '../../infra/json-checks.js';
 import { TOO_DEEP, jsonTooDeep } from '../../infra/json-depth.js';
-import { mayBeMidWrite, readSettled, type SettleOptions, type TimedRead } from '../../infra/settled-read.js';
+import { mayBeMidWrite, readSettled, readTimed, type SettleOptions, type TimedRead } from '../../infra/settled-read.js';
 import { ClaudeCodeError } from './errors.js';
 
 /** `{agent_dir}/settings.json` as read: its bytes and what identifies this version of it. */
@@ -47,14 +47,10 @@ async function readAgentFileOnce(file: string): Promise<(TimedRead & { agentFile
     throw new ClaudeCodeError('unreadable', `${file}: ${errorMessage(err)}`);
   }
   try {
-    // Both before the read: the bigint stat names this version, the plain one is compared with
-    // the path's after the read (the same kind of numbers).
+    // The bigint stat names this version; readTimed compares plain stats of the handle and the path.
     const st = await handle.stat({ bigint: true });
-    const before = identityOf(await handle.stat());
-    const bytes = await readBounded(handle, READ_LIMITS.settings, file);
-    const after = await statIdentity(file).catch(() => null);
-    const agentFile = { bytes, mode: Number(st.mode & 0o777n), mtime: toMtime(Number(st.mtimeMs)), stamp: stampOf(st) };
-    return { bytes, before, after, agentFile };
+    const read = await readTimed(handle, file, READ_LIMITS.settings);
+    return { ...read, agentFile: { bytes: read.bytes, mode: Number(st.mode & 0o777n), mtime: toMtime(Number(st.mtimeMs)), stamp: stampOf(st) } };
   } catch (err) {
     if (err instanceof FileTooLargeError) throw new ClaudeCodeError('too-large', err.message);
     throw err;

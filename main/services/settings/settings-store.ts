@@ -6,15 +6,15 @@ import { writeBackup } from '../../infra/backup.js';
 import type { Clock } from '../../infra/clock.js';
 import { lockFile } from '../../infra/file-lock.js';
 import { FileLockBusyError } from '../../infra/inter-process-lock.js';
-import { errorMessage, identityOf, isNotFound, statIdentity, toMtime } from '../../infra/file-stat.js';
+import { errorMessage, isNotFound, toMtime } from '../../infra/file-stat.js';
 import { advanceMtime } from '../../infra/mtime-advance.js';
 import type { Paths } from '../../infra/paths.js';
 import { SettingsError } from './errors.js';
 import { settingsFileOf } from './profile-name.js';
 import { isRecord } from '../../infra/json-checks.js';
 import { JSON_TOO_DEEP, jsonTooDeep } from '../../infra/json-depth.js';
-import { READ_LIMITS, readBounded } from '../../infra/bounded-read.js';
-import { mayBeMidWrite, readSettled, type SettleOptions, type TimedRead } from '../../infra/settled-read.js';
+import { READ_LIMITS } from '../../infra/bounded-read.js';
+import { mayBeMidWrite, readSettled, readTimed, type SettleOptions, type TimedRead } from '../../infra/settled-read.js';
 
 export type SettingsData = Record<string, unknown>;
 
@@ -171,9 +171,7 @@ async function readOnce(file: string): Promise<TimedRead | null> {
     // file is replaced meanwhile.
     const handle = await openOwnFile(file);
     try {
-      const before = identityOf(await handle.stat());
-      const bytes = await readBounded(handle, READ_LIMITS.settings, file);
-      return { bytes, before, after: await statIdentity(file) };
+      return await readTimed(handle, file, READ_LIMITS.settings);
     } finally {
       await handle.close();
     }
