@@ -8,6 +8,7 @@ import { JSON_TOO_DEEP, jsonTooDeep } from '../../infra/json-depth.js';
 import { READ_LIMITS, readTextBounded } from '../../infra/bounded-read.js';
 import { NotRegularFileError, openRegularFile } from '../../infra/foreign-file.js';
 import { advanceMtime } from '../../infra/mtime-advance.js';
+import { mayBeMidWrite, readSettled, readTimed, type SettleOptions, type TimedRead } from '../../infra/settled-read.js';
 import { checkMtime } from '../mtime-conflict.js';
 
 export interface SettingsFileState {
@@ -28,7 +29,22 @@ export class InvalidSettingsJsonError extends Error {}
 /** The file could not be written (disk full, a directory in the way...). */
 export class SettingsWriteError extends Error {}
 
-export async function readSettingsFile(file: string): Promise<SettingsFileState> {
+/**
+ * The file's state for the agent-tool page. The agent and editors may rewrite it in place: a
+ * read whose text is not a JSON object is tried again while the file looks mid-write
+ * (settled-read.ts), so a read between their truncate and write is not reported as unusable.
+ */
+export function readSettingsFile(file: string, settle: SettleOptions = {}): Promise<SettingsFileState> {
+  const now = settle.now ?? Date.now;
+  return readSettled(async () => {
+    const { state, read } = await readSettingsFileOnce(file);
+    // Too deep is never a torn write: a prefix of a file nests no deeper than the file.
+    const settled = state.settings !== null || read === null || state.parseError === JSON_TOO_DEEP || !mayBeMidWrite(read, now());
+    return { value: state, settled };
+  }, settle);
+}
+
+async function readSettingsFileOnce(file: string): Promise<{ state: SettingsFileState; read: TimedRead | null }> {
   const missing: SettingsFileState = {
     path: file,
     exists: false,
@@ -42,22 +58,23 @@ export async function readSettingsFile(file: string): Promise<SettingsFileState>
   try {
     stat = await fs.stat(file);
   } catch (err) {
-    if (isNotFound(err)) return missing;
-    return { ...missing, exists: true, content: '', settings: null, parseError: `cannot be read: ${errorMessage(err)}` };
+    if (isNotFound(err)) return { state: missing, read: null };
+    return { state: { ...missing, exists: true, content: '', settings: null, parseError: `cannot be read: ${errorMessage(err)}` }, read: null };
   }
   const base = { path: file, exists: true, mtime: toMtime(stat.mtimeMs), sizeBytes: stat.size };
-  if (!stat.isFile()) return { ...base, content: '', settings: null, parseError: 'not a regular file' };
-  let content: string;
+  if (!stat.isFile()) return { state: { ...base, content: '', settings: null, parseError: 'not a regular file' }, read: null };
+  let read: TimedRead;
   try {
-    content = await readForeignText(file);
+    read = await readForeign(file);
   } catch (err) {
-    if (err instanceof NotRegularFileError) return { ...base, content: '', settings: null, parseError: 'not a regular file' };
-    return { ...base, content: '', settings: null, parseError: `cannot be read: ${errorMessage(err)}` };
+    if (err instanceof NotRegularFileError) return { state: { ...base, content: '', settings: null, parseError: 'not a regular file' }, read: null };
+    return { state: { ...base, content: '', settings: null, parseError: `cannot be read: ${errorMessage(err)}` }, read: null };
   }
+  const content = read.bytes.toString('utf8');
   try {
-    return { ...base, content, settings: parseSettingsObject(content), parseError: null };
+    return { state: { ...base, content, settings: parseSettingsObject(content), parseError: null }, read };
   } catch (err) {
-    return { ...base, content, settings: null, parseError: errorMessage(err) };
+    return { state: { ...base, content, settings: null, parseError: errorMessage(err) }, read };
   }
 }
 
@@ -66,6 +83,16 @@ async function readForeignText(file: string): Promise<string> {
   const handle = await openRegularFile(file);
   try {
     return await readTextBounded(handle, READ_LIMITS.settings, file);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** As readForeignText, between a stat of the handle and one of the path (to see a write meanwhile). */
+async function readForeign(file: string): Promise<TimedRead> {
+  const handle = await openRegularFile(file);
+  try {
+    return await readTimed(handle, file, READ_LIMITS.settings);
   } finally {
     await handle.close();
   }

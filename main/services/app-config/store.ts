@@ -3,12 +3,13 @@ import type { z } from 'zod';
 import { writeFileAtomic } from '../../infra/atomic-write.js';
 import { lockFile } from '../../infra/file-lock.js';
 import { advanceMtime } from '../../infra/mtime-advance.js';
-import { readOwnText } from '../../infra/no-follow.js';
+import { openOwnFile } from '../../infra/no-follow.js';
 import { errorMessage, isNotFound } from '../../infra/file-stat.js';
 import { appConfigSchema, type AppConfig } from './schema.js';
 import { describeIssue } from '../../infra/zod-issue.js';
 import { TOO_DEEP, valueTooDeep } from '../../infra/json-depth.js';
-import { READ_LIMITS, readTextBounded } from '../../infra/bounded-read.js';
+import { READ_LIMITS } from '../../infra/bounded-read.js';
+import { mayBeMidWrite, readSettled, readTimed, type SettleOptions, type TimedRead } from '../../infra/settled-read.js';
 
 /** config.yaml could not be parsed or validated; endpoints answer 500 "Invalid config file". */
 export class ConfigFileError extends Error {
@@ -43,7 +44,11 @@ interface Loaded {
  * comments, key order and unknown keys survive every write.
  */
 export class AppConfigStore {
-  constructor(readonly file: string) {}
+  constructor(
+    readonly file: string,
+    /** Injected in tests to act between two reads of a file that looks mid-write. */
+    private readonly settle: SettleOptions = {},
+  ) {}
 
   async read(): Promise<ConfigSnapshot> {
     const loaded = await this.load();
@@ -74,29 +79,35 @@ export class AppConfigStore {
     });
   }
 
+  /**
+   * The file parsed. An editor may save it in place (truncate, then write): an empty file or one
+   * that does not parse is read again while it looks mid-write (settled-read.ts), so a read
+   * between the two neither answers "Invalid config file" nor takes the empty file for defaults.
+   */
   private async load(): Promise<Loaded> {
-    let text: string | null;
-    let mtime: number | null;
+    const now = this.settle.now ?? Date.now;
+    const loaded = await readSettled(async () => {
+      const read = await this.readOnce();
+      const value = parseLoaded(this.file, read);
+      const whole = read === null || ('doc' in value && read.bytes.length > 0) || ('error' in value && !value.torn);
+      return { value, settled: whole || !mayBeMidWrite(read, now()) };
+    }, this.settle);
+    if ('error' in loaded) throw loaded.error;
+    return loaded;
+  }
+
+  private async readOnce(): Promise<TimedRead | null> {
     try {
-      ({ text, mtime } = await readOwnText(this.file, READ_LIMITS.config));
+      const handle = await openOwnFile(this.file);
+      try {
+        return await readTimed(handle, this.file, READ_LIMITS.config);
+      } finally {
+        await handle.close();
+      }
     } catch (err) {
-      if (!isNotFound(err)) throw new ConfigFileError(`${this.file}: cannot be read: ${errorMessage(err)}`);
-      text = null;
-      mtime = null;
+      if (isNotFound(err)) return null;
+      throw new ConfigFileError(`${this.file}: cannot be read: ${errorMessage(err)}`);
     }
-    const lines = new LineCounter();
-    let doc: Document;
-    try {
-      doc = YAML.parseDocument(text ?? '', { prettyErrors: true, keepSourceTokens: false, lineCounter: lines });
-    } catch (err) {
-      // The library's own limits (a stack overflow on absurd nesting): the file is unreadable.
-      throw new ConfigFileError(`${this.file}: ${errorMessage(err).split('\n')[0]}`);
-    }
-    if (doc.errors.length > 0) throw new ConfigFileError(`${this.file}: ${describeYamlError(doc.errors[0]!)}`);
-    if (doc.contents !== null && !isMap(doc.contents)) {
-      throw new ConfigFileError(`${this.file}: the top level must be a mapping`);
-    }
-    return { doc, text, mtime, lines };
   }
 
   /** Validates the document; a failure names the file, the line (when known) and the key. */
@@ -113,6 +124,26 @@ export class AppConfigStore {
     const line = lineOfIssue(doc, lines, parsed.error);
     throw new ConfigFileError(`${this.file}${line ? ` line ${line}` : ''}: ${describeIssue(parsed.error)}`);
   }
+}
+
+/**
+ * The document of one read (null: no file), or why it does not parse; `torn`: what a partial
+ * write could cause (the library's own limits, hit by absurd nesting, are not worth a second try).
+ */
+function parseLoaded(file: string, read: TimedRead | null): Loaded | { error: ConfigFileError; torn: boolean } {
+  const text = read ? read.bytes.toString('utf8') : null;
+  const mtime = read ? Math.floor(read.before.mtimeMs) : null;
+  const lines = new LineCounter();
+  let doc: Document;
+  try {
+    doc = YAML.parseDocument(text ?? '', { prettyErrors: true, keepSourceTokens: false, lineCounter: lines });
+  } catch (err) {
+    // The library's own limits (a stack overflow on absurd nesting): the file is unreadable.
+    return { error: new ConfigFileError(`${file}: ${errorMessage(err).split('\n')[0]}`), torn: false };
+  }
+  if (doc.errors.length > 0) return { error: new ConfigFileError(`${file}: ${describeYamlError(doc.errors[0]!)}`), torn: true };
+  if (doc.contents !== null && !isMap(doc.contents)) return { error: new ConfigFileError(`${file}: the top level must be a mapping`), torn: true };
+  return { doc, text, mtime, lines };
 }
 
 /** "line 3, column 6: Block collections are not allowed..." without the source excerpt. */

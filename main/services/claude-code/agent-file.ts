@@ -8,6 +8,7 @@ import { errorMessage, isNotFound, toMtime } from '../../infra/file-stat.js';
 import { NotRegularFileError, openRegularFile } from '../../infra/foreign-file.js';
 import { isRecord } from '../../infra/json-checks.js';
 import { TOO_DEEP, jsonTooDeep } from '../../infra/json-depth.js';
+import { mayBeMidWrite, readSettled, readTimed, type SettleOptions, type TimedRead } from '../../infra/settled-read.js';
 import { ClaudeCodeError } from './errors.js';
 
 /** `{agent_dir}/settings.json` as read: its bytes and what identifies this version of it. */
@@ -22,9 +23,21 @@ export interface AgentFile {
 /**
  * Reads the agent's settings file the way the app reads files it does not own: non-blocking
  * (a FIFO there must not hang a thread), regular files only, bounded as the app's own settings
- * files. A link is followed (dotfile managers link it). Null when there is no file.
+ * files. A link is followed (dotfile managers link it). Null when there is no file. Claude Code
+ * and editors may rewrite it in place: bytes that are not a JSON object are read again while the
+ * file looks mid-write (settled-read.ts), so a read between their truncate and write is not
+ * reported as a broken file.
  */
-export async function readAgentFile(file: string): Promise<AgentFile | null> {
+export function readAgentFile(file: string, settle: SettleOptions = {}): Promise<AgentFile | null> {
+  const now = settle.now ?? Date.now;
+  return readSettled(async () => {
+    const read = await readAgentFileOnce(file);
+    if (!read) return { value: null, settled: true };
+    return { value: read.agentFile, settled: isJsonObject(read.bytes) || !mayBeMidWrite(read, now()) };
+  }, settle);
+}
+
+async function readAgentFileOnce(file: string): Promise<(TimedRead & { agentFile: AgentFile }) | null> {
   let handle: fs.FileHandle;
   try {
     handle = await openRegularFile(file);
@@ -34,14 +47,28 @@ export async function readAgentFile(file: string): Promise<AgentFile | null> {
     throw new ClaudeCodeError('unreadable', `${file}: ${errorMessage(err)}`);
   }
   try {
+    // The bigint stat names this version; readTimed compares plain stats of the handle and the path.
     const st = await handle.stat({ bigint: true });
-    const bytes = await readBounded(handle, READ_LIMITS.settings, file);
-    return { bytes, mode: Number(st.mode & 0o777n), mtime: toMtime(Number(st.mtimeMs)), stamp: stampOf(st) };
+    const read = await readTimed(handle, file, READ_LIMITS.settings);
+    return { ...read, agentFile: { bytes: read.bytes, mode: Number(st.mode & 0o777n), mtime: toMtime(Number(st.mtimeMs)), stamp: stampOf(st) } };
   } catch (err) {
     if (err instanceof FileTooLargeError) throw new ClaudeCodeError('too-large', err.message);
     throw err;
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * Whether the bytes parse as parseAgentSettings needs. Too deep counts as settled (parsing will
+ * say why): a torn write is never too deep, since a prefix nests no deeper than the file.
+ */
+function isJsonObject(bytes: Buffer): boolean {
+  if (jsonTooDeep(bytes)) return true;
+  try {
+    return isRecord(JSON.parse(bytes.toString('utf8')));
+  } catch {
+    return false;
   }
 }
 

@@ -13,7 +13,8 @@ import { SettingsError } from './errors.js';
 import { settingsFileOf } from './profile-name.js';
 import { isRecord } from '../../infra/json-checks.js';
 import { JSON_TOO_DEEP, jsonTooDeep } from '../../infra/json-depth.js';
-import { READ_LIMITS, readBounded } from '../../infra/bounded-read.js';
+import { READ_LIMITS } from '../../infra/bounded-read.js';
+import { mayBeMidWrite, readSettled, readTimed, type SettleOptions, type TimedRead } from '../../infra/settled-read.js';
 
 export type SettingsData = Record<string, unknown>;
 
@@ -48,6 +49,8 @@ export interface SettingsStoreOptions {
   clock: Clock;
   /** Injected in tests to make a write fail; production uses writeFileAtomic. */
   writeFile?: FileWriter;
+  /** Injected in tests to act between two reads of a file that looks mid-write. */
+  settle?: SettleOptions;
 }
 
 /**
@@ -68,7 +71,7 @@ export class SettingsStore {
 
   /** The file as it is now; null when it does not exist. */
   async read(profile: string): Promise<SettingsSnapshot | null> {
-    return readSnapshot(this.fileOf(profile));
+    return readSnapshot(this.fileOf(profile), this.options.settle);
   }
 
   /** Like read, but a file that is not a JSON object is a read failure. */
@@ -82,7 +85,7 @@ export class SettingsStore {
   async update<T>(profile: string, plan: UpdatePlan<T>): Promise<{ result: T; write: WriteOutcome }> {
     const file = this.fileOf(profile);
     return lockFile(file, async () => {
-      const current = await readSnapshot(file);
+      const current = await readSnapshot(file, this.options.settle);
       const { next, result } = plan(current);
       const write = await this.write(profile, file, current, `${JSON.stringify(next, null, 2)}\n`);
       return { result, write };
@@ -101,7 +104,7 @@ export class SettingsStore {
   async remove(profile: string): Promise<{ backupPath: string } | null> {
     const file = this.fileOf(profile);
     return lockFile(file, async () => {
-      const current = await readSnapshot(file);
+      const current = await readSnapshot(file, this.options.settle);
       if (!current) return null;
       try {
         const backupPath = await this.backup(profile, current);
@@ -144,16 +147,31 @@ export function requireValid(snapshot: SettingsSnapshot): asserts snapshot is Se
   }
 }
 
-async function readSnapshot(file: string): Promise<SettingsSnapshot | null> {
-  let bytes: Buffer;
-  let mtime: number;
+/**
+ * The file as it is on disk, null when missing. Bytes that do not parse are read again while the
+ * file looks mid-write (another program rewriting it in place: settled-read.ts), so a reader
+ * racing that writer answers the new content rather than a broken file.
+ */
+function readSnapshot(file: string, settle: SettleOptions = {}): Promise<SettingsSnapshot | null> {
+  const now = settle.now ?? Date.now;
+  return readSettled(async () => {
+    const read = await readOnce(file);
+    if (!read) return { value: null, settled: true };
+    const text = read.bytes.toString('utf8');
+    const snapshot: SettingsSnapshot = { file, text, bytes: read.bytes, mtime: toMtime(read.before.mtimeMs), ...parseSettings(text) };
+    // Too deep is never a torn write: a prefix of a file nests no deeper than the file.
+    const settled = snapshot.data !== undefined || snapshot.parseError === JSON_TOO_DEEP || !mayBeMidWrite(read, now());
+    return { value: snapshot, settled };
+  }, settle);
+}
+
+async function readOnce(file: string): Promise<TimedRead | null> {
   try {
     // One handle for stat and content, so the mtime belongs to the bytes read even if the
     // file is replaced meanwhile.
     const handle = await openOwnFile(file);
     try {
-      mtime = toMtime((await handle.stat()).mtimeMs);
-      bytes = await readBounded(handle, READ_LIMITS.settings, file);
+      return await readTimed(handle, file, READ_LIMITS.settings);
     } finally {
       await handle.close();
     }
@@ -161,8 +179,6 @@ async function readSnapshot(file: string): Promise<SettingsSnapshot | null> {
     if (isNotFound(err)) return null;
     throw new SettingsError('read-failed', errorMessage(err));
   }
-  const text = bytes.toString('utf8');
-  return { file, text, bytes, mtime, ...parseSettings(text) };
 }
 
 function parseSettings(text: string): { data: SettingsData | undefined; parseError?: string } {
