@@ -7,6 +7,7 @@ import type { FileRead, ReadTask } from './scan-file.js';
 import type { ScanReply, ScanRequest } from './scan-worker.js';
 import { appendAll } from './append-all.js';
 import { UNSIZED } from './discover.js';
+import { packTasks } from './task-pack.js';
 
 export interface SizedTask extends ReadTask {
   /** Bytes to read; UNSIZED (discover.ts) when a cold scan did not stat the file: its read tells. */
@@ -134,7 +135,7 @@ export class ScanPool {
 
   private askFor(worker: Worker, batch: readonly SizedTask[]): Promise<ScanReply> | null {
     if (batch.length === 0) return null;
-    return this.ask(worker, { id: this.nextId++, tasks: batch.map(({ path, start, agent, flags }) => ({ path, start, agent, flags })) });
+    return this.ask(worker, { id: this.nextId++, tasks: packTasks(batch) });
   }
 
   private ask(worker: Worker, request: ScanRequest): Promise<ScanReply> {

@@ -6,10 +6,11 @@ import { sealBatch, type PackedBatch } from './packed-batch.js';
 import { RecordPacker } from './record-pack.js';
 import { newScratch, readTranscript, type FileRead, type ReadTask, type Scratch } from './scan-file.js';
 import { ReadPacker, type PackedReads } from './read-pack.js';
+import { unpackTasks, type PackedTasks } from './task-pack.js';
 
 export interface ScanRequest {
   id: number;
-  tasks: ReadTask[];
+  tasks: PackedTasks;
 }
 
 export interface ScanReply {
@@ -78,7 +79,7 @@ export function packReply(id: number, reads: readonly FileRead[], missing: strin
  */
 export function scanRequest(request: ScanRequest, pricing: Pricing, scratch: Scratch, records: RecordPacker): ScanReply {
   const packer = new ReplyPacker(records);
-  const { missing, failed } = readEach(request.tasks, pricing, scratch, (read) => packer.add(read));
+  const { missing, failed } = readEach(unpackTasks(request.tasks), pricing, scratch, (read) => packer.add(read));
   return packer.reply(request.id, missing, failed);
 }
 
