@@ -4,22 +4,27 @@ import { encodeBinaryPieces } from '../../infra/binary-file.js';
 import { CACHE_KIND, type CacheHead, type CacheIdentity, type FileRow, type SegmentRow } from './cache-head.js';
 import { batchPieces, sealBatch, type PackedBatch, type PackedRun } from './packed-batch.js';
 import { RecordPacker } from './record-pack.js';
+import { PackedRead, type KeptList } from './packed-read.js';
 import type { UsageRecord } from './types.js';
 import type { FileState } from './usage-store.js';
 
-/** What survives a restart: the per-file read state, its requests, and what was announced. */
-export interface CacheSnapshot {
+/**
+ * What survives a restart: the per-file read state, its requests, and what was announced. A cache
+ * read gives the kept lists as arrays (RestoredSnapshot); a write takes the store's (KeptList).
+ */
+export interface CacheSnapshot<K extends KeptList = KeptList> {
   lastFetch: number;
   files: FileState[];
   /**
    * Per file (in the order of `files`), its requests kept after de-duplication, in file order.
    * null after reading when costs must be computed again (another price table).
    */
-  kept: UsageRecord[][] | null;
+  kept: readonly K[] | null;
   /** null: no anomaly baseline set yet (usage-service.ts). */
   seenAnomalies: string[] | null;
 }
 
+export type RestoredSnapshot = CacheSnapshot<UsageRecord[]>;
 
 /**
  * A segment is written again as it is while at least half of its records are live (still the
@@ -93,7 +98,7 @@ function reusableRuns(files: readonly FileState[]): Array<PackedRun | undefined>
     const f = files[i]!;
     const run = f.packed;
     // A file without records needs no segment of its own: it goes with the fresh ones.
-    if (run === undefined || run.records + run.tail === 0 || run.lists[0] !== f.records || run.lists[1] !== f.tail) continue;
+    if (run === undefined || run.records + run.tail === 0 || !holds(f, run)) continue;
     if (run.batch !== batch) {
       flush();
       [batch, stretch] = [run.batch, 0];
@@ -116,6 +121,12 @@ function reusableRuns(files: readonly FileState[]): Array<PackedRun | undefined>
   return runs;
 }
 
+/** Whether the file's records are still the ones packed in `run` (a PackedRead's run is dropped when they are not). */
+function holds(f: FileState, run: PackedRun): boolean {
+  if (run.lists === undefined) return f instanceof PackedRead && f.packed === run;
+  return run.lists[0] === f.records && run.lists[1] === f.tail;
+}
+
 /** Packs the files' records, then tails, into one new batch (sealed here, on this thread). */
 function packFresh(files: readonly FileState[]): Array<[FileState, PackedRun]> {
   const packer = new RecordPacker(files.reduce((n, f) => n + f.records.length + f.tail.length, 0));
@@ -130,7 +141,12 @@ function packFresh(files: readonly FileState[]): Array<[FileState, PackedRun]> {
 }
 
 /** Sets the bits of the file's kept records (a subsequence of records, then tail) from bit `at`. */
-function markKept(bitmap: Uint8Array, at: number, f: FileState, kept: readonly UsageRecord[]): void {
+function markKept(bitmap: Uint8Array, at: number, f: FileState, list: KeptList): void {
+  if (list instanceof PackedRead) {
+    if (list !== f) throw new Error(`kept requests of ${f.path} are another file's`);
+    return setBits(bitmap, at, list.count); // keeps them all, only packed
+  }
+  const kept = list;
   if (kept === f.records && f.tail.length === 0) return setBits(bitmap, at, kept.length); // keeps them all: most files
   let next = 0;
   let bit = at;

@@ -1,4 +1,5 @@
 import { DedupIndex } from './dedupe.js';
+import { PackedRead } from './packed-read.js';
 import type { FileRead } from './scan-file.js';
 import type { UsageRecord } from './types.js';
 
@@ -33,6 +34,7 @@ export class ColdStage {
       this.reads.set(read.path, read);
       if (this.reads.size === staged) this.untrackLosses(); // a path read again: whose request lost is not sure
       if (read.tail.length === 0) this.keepsAll.add(read);
+      if (read instanceof PackedRead && read.onlyPacked) continue; // no keys: nothing for the index, and its requests stay packed
       for (const r of read.records) if (r.key !== null) this.lost(read, r, this.index.offer(r));
       for (const r of read.tail) if (r.key !== null) this.lost(read, r, this.index.offer(r));
     }
@@ -45,7 +47,7 @@ export class ColdStage {
     const owner = loser === r ? read : this.reads.get(loser.file);
     if (owner === undefined) {
       // never expected: it may be any keyed one
-      for (const k of this.keepsAll) if (k.records.some((x) => x.key !== null)) this.keepsAll.delete(k);
+      for (const k of this.keepsAll) if (!(k instanceof PackedRead && k.onlyPacked) && k.records.some((x) => x.key !== null)) this.keepsAll.delete(k);
       this.untrackLosses();
       return;
     }

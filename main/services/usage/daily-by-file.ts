@@ -2,6 +2,7 @@ import { addToDays, entriesOf, mergeDays, type DailyEntry, type DayBucket } from
 import { costIn, type CostMode } from './cost-mode.js';
 import type { DayWindow } from './slice.js';
 import type { UsageRecord } from './types.js';
+import { viewKept, keptCount, type KeptList } from './packed-read.js';
 import type { ZoneCalendar } from './zone-calendar.js';
 
 type FileDays = Map<number, DayBucket>;
@@ -13,7 +14,7 @@ const MAX_WINDOWS_PER_FILE = 8;
 const BLOCK_FILES = 512;
 
 interface Block {
-  lists: ReadonlyArray<readonly UsageRecord[]>;
+  lists: readonly KeptList[];
   days: FileDays;
 }
 
@@ -32,39 +33,37 @@ interface Block {
  * and spares a map and its buckets per file; a block summed again adds it again, one request.
  */
 export class DailyByFile {
-  private readonly byList = new WeakMap<readonly UsageRecord[], Map<string, FileDays>>();
+  private readonly byList = new WeakMap<KeptList, Map<string, FileDays>>();
   /** Per window key, the blocks of the last answer. */
   private readonly blocks = new Map<string, Block[]>();
 
-  daily(groups: readonly (readonly UsageRecord[])[], calendar: ZoneCalendar, window: DayWindow, mode: CostMode = 'calculate'): DailyEntry[] {
+  daily(groups: readonly KeptList[], calendar: ZoneCalendar, window: DayWindow, mode: CostMode = 'calculate'): DailyEntry[] {
     const key = `${calendar.zone}|${window.since}|${window.until}|${mode}`;
     const costOf = costIn(mode);
     const since = window.since ?? -Infinity;
     const until = window.until ?? Infinity;
-    const fileDays = (records: readonly UsageRecord[]): FileDays => {
+    const add = (days: FileDays, r: UsageRecord): void => {
+      const day = calendar.dayOf(r.timestamp);
+      if (day >= since && day <= until) addToDays(days, day, r, costOf(r));
+    };
+    const fileDays = (records: KeptList): FileDays => {
       let windows = this.byList.get(records);
       if (!windows) this.byList.set(records, (windows = new Map()));
       let days = windows.get(key);
       if (!days) {
         if (windows.size >= MAX_WINDOWS_PER_FILE) windows.clear();
-        days = new Map();
-        for (const r of records) {
-          const day = calendar.dayOf(r.timestamp);
-          if (day >= since && day <= until) addToDays(days, day, r, costOf(r));
-        }
+        const into: FileDays = (days = new Map());
+        viewKept(records, (r) => add(into, r));
         windows.set(key, days);
       }
       return days;
     };
-    const blockDays = (lists: readonly (readonly UsageRecord[])[]): FileDays => {
+    const blockDays = (lists: readonly KeptList[]): FileDays => {
       const days: FileDays = new Map();
       for (const records of lists) {
-        if (records.length > 1) mergeDays(days, fileDays(records));
-        else if (records.length === 1) {
-          const r = records[0]!;
-          const day = calendar.dayOf(r.timestamp);
-          if (day >= since && day <= until) addToDays(days, day, r, costOf(r));
-        }
+        const count = keptCount(records);
+        if (count > 1) mergeDays(days, fileDays(records));
+        else if (count === 1) viewKept(records, (r) => add(days, r));
       }
       return days;
     };

@@ -4,13 +4,13 @@ import { writeFileAtomic } from '../../infra/atomic-write.js';
 import { decodeBinaryFile, encodeBinaryPieces } from '../../infra/binary-file.js';
 import { identityOf, isNotFound, type FileIdentity } from '../../infra/file-stat.js';
 import { CACHE_KIND, checkHead, type CacheHead, type CacheIdentity } from './cache-head.js';
-import { planCache, type CacheSnapshot } from './cache-plan.js';
+import { planCache, type CacheSnapshot, type RestoredSnapshot } from './cache-plan.js';
 import { batchAt, batchRecords, batchSize } from './packed-batch.js';
 import { RecordReader } from './record-pack.js';
 import type { UsageRecord } from './types.js';
 import type { FileState } from './usage-store.js';
 
-export type { CacheIdentity, CacheSnapshot };
+export type { CacheIdentity, CacheSnapshot, RestoredSnapshot };
 export { SMALL_SEGMENT } from './cache-plan.js';
 
 /** The whole file in one buffer (tests; the app writes the pieces). */
@@ -29,7 +29,7 @@ export function decodeCacheFile(bytes: Buffer): { head: unknown; data: Buffer } 
 }
 
 /** null for anything unusable (damaged, another format, other sources): the next scan rebuilds it. */
-export function parseCache(bytes: Buffer, identity: CacheIdentity, pricesId: string): CacheSnapshot | null {
+export function parseCache(bytes: Buffer, identity: CacheIdentity, pricesId: string): RestoredSnapshot | null {
   const decoded = decodeCacheFile(bytes);
   const head = decoded && checkHead(decoded.head);
   if (!decoded || !head) return null;
@@ -46,7 +46,7 @@ export function parseCache(bytes: Buffer, identity: CacheIdentity, pricesId: str
  * its lists. With the same price table each file keeps its run in the segment, which is a view of
  * `data`: the buffer read stays alive while any restored file's records are unchanged.
  */
-function restoreFiles(head: CacheHead, data: Buffer, samePrices: boolean): CacheSnapshot {
+function restoreFiles(head: CacheHead, data: Buffer, samePrices: boolean): RestoredSnapshot {
   // Typed array views need aligned offsets; a Buffer from a pool may start anywhere.
   if (data.byteOffset % 8 !== 0) data = Buffer.from(data);
   let at = 0;
@@ -98,7 +98,7 @@ function restoreFiles(head: CacheHead, data: Buffer, samePrices: boolean): Cache
 
 /** A cache read: the snapshot (null when unusable) and the file it came from, as read through the open handle. */
 export interface CacheRead {
-  snapshot: CacheSnapshot | null;
+  snapshot: RestoredSnapshot | null;
   file: FileIdentity;
 }
 

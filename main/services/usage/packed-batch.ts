@@ -26,14 +26,15 @@ export interface PackedBatch {
 /**
  * Where a file's records sit in a batch: `records` then `tail` records from `first` on. It holds
  * for the very arrays it was made with (`lists`): a file given other arrays (an append's merged
- * winners, a copy with other records) does not write these bytes by mistake.
+ * winners, a copy with other records) does not write these bytes by mistake. Without `lists`, the
+ * run of a PackedRead (packed-read.ts), which drops it when given other records.
  */
 export interface PackedRun {
   batch: PackedBatch;
   first: number;
   records: number;
   tail: number;
-  lists: readonly [readonly UsageRecord[], readonly UsageRecord[]];
+  lists?: readonly [readonly UsageRecord[], readonly UsageRecord[]];
 }
 
 const ZEROS = new Uint8Array(8);

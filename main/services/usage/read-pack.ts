@@ -1,4 +1,7 @@
 import type { FileRead } from './scan-file.js';
+import { batchRecords, type PackedBatch } from './packed-batch.js';
+import { PackedRead, type ReadFields } from './packed-read.js';
+import { NUM, REF, RecordReader } from './record-pack.js';
 import type { UsageRecord } from './types.js';
 
 /**
@@ -43,6 +46,60 @@ export function bytesRead(p: PackedReads): number {
   let sum = 0;
   for (let n = 0; n < p.numbers.length; n += READ_NUM) sum += p.numbers[n]! - p.numbers[n + 3]!;
   return sum;
+}
+
+/**
+ * The reads of a scan worker's reply, each with its run in the reply's batch (which the disk cache
+ * writes as it is). A read whose requests have no key and which has no tail stays packed: every one
+ * of its requests is kept, and none is needed as an object to de-duplicate (PackedRead). The others
+ * get theirs as objects.
+ */
+export function readsOfReply(p: PackedReads, batch: PackedBatch): FileRead[] {
+  if (p.numbers.length !== p.paths.length * READ_NUM || p.fingerprints.length !== p.paths.length) throw new Error('packed reads do not fit together');
+  if (batch.numbers.length !== batch.count * NUM || batch.refs.length !== batch.count * REF || batch.keyLengths.length !== batch.count) throw new Error('packed records do not fit together');
+  let reader: RecordReader | null = null; // the batch's keys decoded only for a read that needs them
+  const reads: FileRead[] = [];
+  let at = 0;
+  for (let i = 0; i < p.paths.length; i++) {
+    const n = i * READ_NUM;
+    const recordCount = p.numbers[n + 8]!;
+    const tailCount = p.numbers[n + 9]!;
+    if (at + recordCount + tailCount > batch.count) throw new Error('packed reads do not fit their records');
+    const fields: ReadFields = {
+      path: p.paths[i]!,
+      size: p.numbers[n]!,
+      mtimeMs: p.numbers[n + 1]!,
+      ino: p.numbers[n + 2]!,
+      start: p.numbers[n + 3]!,
+      offset: p.numbers[n + 4]!,
+      malformed: p.numbers[n + 5]!,
+      tailMalformed: p.numbers[n + 6]!,
+      oversized: p.numbers[n + 7]!,
+      dev: p.numbers[n + 10]!,
+      nlink: p.numbers[n + 11]!,
+      fingerprint: p.fingerprints[i]!,
+    };
+    if (tailCount === 0 && recordCount > 0 && noKeys(batch.keyLengths, at, recordCount)) reads.push(new PackedRead(fields, batch, at, recordCount, null, []));
+    else {
+      reader ??= new RecordReader(batchRecords(batch));
+      reader.seek(at);
+      const take = (count: number): UsageRecord[] => {
+        const out: UsageRecord[] = [];
+        for (let k = 0; k < count; k++) out.push(reader!.next(batch.strings));
+        return out;
+      };
+      const records = take(recordCount);
+      reads.push(new PackedRead(fields, batch, at, recordCount, records, take(tailCount)));
+    }
+    at += recordCount + tailCount;
+  }
+  if (at !== batch.count) throw new Error('packed reads do not fit their records');
+  return reads;
+}
+
+function noKeys(keyLengths: Int32Array, from: number, count: number): boolean {
+  for (let i = from; i < from + count; i++) if (keyLengths[i]! >= 0) return false;
+  return true;
 }
 
 /** The reads again, each with its run of `records` (records first, then its tail, read after read). */

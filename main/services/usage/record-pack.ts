@@ -199,40 +199,70 @@ export class RecordReader {
   next(strings: readonly string[]): UsageRecord {
     const i = this.at++;
     if (i >= this.count) throw new Error('fewer packed records than claimed');
-    const numbers = this.numbers;
-    const refs = this.refs;
-    const n = i * NUM;
-    const f = i * REF;
     const length = this.keyLengths[i]!;
     let key: string | null = null;
     if (length >= 0) {
       key = this.keyText.slice(this.keyAt, this.keyAt + length);
       this.keyAt += length;
     }
-    const flags = numbers[n + 7]!;
-    return {
-      agent: required(strings, refs[f + 5]!),
-      extraTokens: small(numbers[n + 10]!),
-      pricedOnlyTokens: small(numbers[n + 11]!),
-      key,
-      timestamp: numbers[n]!,
-      model: text(strings, refs[f + 1]!),
-      inputTokens: small(numbers[n + 1]!),
-      outputTokens: small(numbers[n + 2]!),
-      cacheWrite5mTokens: small(numbers[n + 3]!),
-      cacheWrite1hTokens: small(numbers[n + 4]!),
-      cacheReadTokens: small(numbers[n + 5]!),
-      sidechain: (flags & SIDECHAIN) !== 0,
-      fast: (flags & FAST) !== 0,
-      sessionId: required(strings, refs[f + 2]!),
-      projectPath: text(strings, refs[f + 3]!),
-      version: text(strings, refs[f + 4]!),
-      file: required(strings, refs[f]!),
-      offset: small(numbers[n + 6]!),
-      cost: numbers[n + 8]!,
-      loggedCost: Number.isNaN(numbers[n + 9]!) ? null : numbers[n + 9]!,
-    };
+    return recordAt(this.numbers, this.refs, i, key, strings);
   }
+}
+
+/** Record `i` of packed arrays, with its key (read from the key text by the caller), as an object: built in this one place (one hidden class). */
+export function recordAt(numbers: Float64Array, refs: Int32Array, i: number, key: string | null, strings: readonly string[]): UsageRecord {
+  const n = i * NUM;
+  const f = i * REF;
+  const flags = numbers[n + 7]!;
+  return {
+    agent: required(strings, refs[f + 5]!),
+    extraTokens: small(numbers[n + 10]!),
+    pricedOnlyTokens: small(numbers[n + 11]!),
+    key,
+    timestamp: numbers[n]!,
+    model: text(strings, refs[f + 1]!),
+    inputTokens: small(numbers[n + 1]!),
+    outputTokens: small(numbers[n + 2]!),
+    cacheWrite5mTokens: small(numbers[n + 3]!),
+    cacheWrite1hTokens: small(numbers[n + 4]!),
+    cacheReadTokens: small(numbers[n + 5]!),
+    sidechain: (flags & SIDECHAIN) !== 0,
+    fast: (flags & FAST) !== 0,
+    sessionId: required(strings, refs[f + 2]!),
+    projectPath: text(strings, refs[f + 3]!),
+    version: text(strings, refs[f + 4]!),
+    file: required(strings, refs[f]!),
+    offset: small(numbers[n + 6]!),
+    cost: numbers[n + 8]!,
+    loggedCost: Number.isNaN(numbers[n + 9]!) ? null : numbers[n + 9]!,
+  };
+}
+
+/** Sets every field of `into` (a record made by recordAt) to record `i`'s, its key null: one object read as many records. */
+export function refillRecord(into: UsageRecord, numbers: Float64Array, refs: Int32Array, i: number, strings: readonly string[]): void {
+  const n = i * NUM;
+  const f = i * REF;
+  const flags = numbers[n + 7]!;
+  into.agent = required(strings, refs[f + 5]!);
+  into.extraTokens = small(numbers[n + 10]!);
+  into.pricedOnlyTokens = small(numbers[n + 11]!);
+  into.key = null;
+  into.timestamp = numbers[n]!;
+  into.model = text(strings, refs[f + 1]!);
+  into.inputTokens = small(numbers[n + 1]!);
+  into.outputTokens = small(numbers[n + 2]!);
+  into.cacheWrite5mTokens = small(numbers[n + 3]!);
+  into.cacheWrite1hTokens = small(numbers[n + 4]!);
+  into.cacheReadTokens = small(numbers[n + 5]!);
+  into.sidechain = (flags & SIDECHAIN) !== 0;
+  into.fast = (flags & FAST) !== 0;
+  into.sessionId = required(strings, refs[f + 2]!);
+  into.projectPath = text(strings, refs[f + 3]!);
+  into.version = text(strings, refs[f + 4]!);
+  into.file = required(strings, refs[f]!);
+  into.offset = small(numbers[n + 6]!);
+  into.cost = numbers[n + 8]!;
+  into.loggedCost = Number.isNaN(numbers[n + 9]!) ? null : numbers[n + 9]!;
 }
 
 /** Every record of a worker's reply, in order. */

@@ -1,8 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../../infra/worker-entry.js';
-import { batchRecords } from './packed-batch.js';
-import { unpackRecords } from './record-pack.js';
-import { bytesRead, unpackReads } from './read-pack.js';
+import { bytesRead, readsOfReply } from './read-pack.js';
 import type { FileRead, ReadTask } from './scan-file.js';
 import type { ScanReply, ScanRequest } from './scan-worker.js';
 import { appendAll } from './append-all.js';
@@ -168,14 +166,7 @@ export class ScanPool {
 
 /** Unpacks a reply; each read keeps its run in the reply's batch, which the disk cache writes as it is. */
 function collect(reply: ScanReply, result: PoolResult): void {
-  const batch = reply.packed;
-  const reads = unpackReads(reply.reads, unpackRecords(batchRecords(batch)));
-  let at = 0;
-  for (const read of reads) {
-    read.packed = { batch, first: at, records: read.records.length, tail: read.tail.length, lists: [read.records, read.tail] as const };
-    at += read.records.length + read.tail.length;
-  }
-  appendAll(result.reads, reads);
+  appendAll(result.reads, readsOfReply(reply.reads, reply.packed));
   appendAll(result.missing, reply.missing);
   appendAll(result.failed, reply.failed);
 }

@@ -490,7 +490,7 @@ export class UsageService {
         const snapshot = {
           lastFetch: this.lastFetch!,
           files: [...this.store.files.values()],
-          kept: this.store.keptGroups(),
+          kept: this.store.keptLists(),
           seenAnomalies: this.seenAnomalies === null ? null : [...this.seenAnomalies],
         };
         return writeCacheFile(this.ctx.paths.usageCache, snapshot, this.identity, this.pricing.tableId, handedOff).then((file) => {

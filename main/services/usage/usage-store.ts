@@ -4,6 +4,7 @@ import type { PackedRun } from './packed-batch.js';
 import type { FileRead } from './scan-file.js';
 import type { UsageRecord } from './types.js';
 import { appendAll } from './append-all.js';
+import { PackedRead, keptCount, keptRecords, type KeptList } from './packed-read.js';
 
 /** What is known about one transcript: where the next read starts and the requests it holds. */
 export interface FileState {
@@ -49,14 +50,14 @@ export class UsageStore {
   private index: DedupIndex | null = new DedupIndex();
   private keptRecords: UsageRecord[] | null = null;
   /** Per file, its requests the index keeps; valid for the current index, absent = recompute. */
-  private readonly keptByFile = new Map<string, UsageRecord[]>();
+  private readonly keptByFile = new Map<string, KeptList>();
   /**
    * The last keptGroups() answer, each file's list at its position in `files`, and the files
    * whose list may have changed since ('all': build it again). With 140 000 files a pass over
    * every file's list per refresh cost more than the refresh's own work. `at` is null until a
    * change needs it (made then, before any file comes or goes): a cold CLI run never does.
    */
-  private groups: { lists: UsageRecord[][]; at: Map<string, number> | null; dirty: Set<string> | 'all' } | null = null;
+  private groups: { lists: KeptList[]; at: Map<string, number> | null; dirty: Set<string> | 'all' } | null = null;
 
   constructor(private readonly pricing: Pricing) {}
 
@@ -113,7 +114,7 @@ export class UsageStore {
       // without looking each request up).
       const lists = states.map((f, i) => {
         const read = reads[i]!;
-        const mine = keepsAll.has(read) ? f.records : keepsNone.has(read) ? [] : keptIn(f, index);
+        const mine = f instanceof PackedRead && f.onlyPacked ? f : keepsAll.has(read) ? f.records : keepsNone.has(read) ? [] : keptIn(f, index);
         this.keptByFile.set(f.path, mine);
         return mine;
       });
@@ -162,24 +163,30 @@ export class UsageStore {
   kept(): UsageRecord[] {
     if (this.keptRecords === null) {
       const kept: UsageRecord[] = [];
-      for (const mine of this.keptGroups()) for (const r of mine) kept.push(r);
+      for (const mine of this.keptLists()) for (const r of keptRecords(mine)) kept.push(r);
       this.keptRecords = kept;
     }
     return this.keptRecords;
   }
 
-  /**
-   * The kept requests of each file, in file order. A file's list is the same array until the file
-   * or the winner of one of its requests changes, so aggregates can be remembered per list.
-   */
+  /** keptLists() with every list an array (a PackedRead's requests are made then). */
   keptGroups(): UsageRecord[][] {
+    return this.keptLists().map(keptRecords);
+  }
+
+  /**
+   * The kept requests of each file, in file order. A file's list is the same array (or PackedRead)
+   * until the file or the winner of one of its requests changes, so aggregates can be remembered
+   * per list.
+   */
+  keptLists(): KeptList[] {
     const g = this.groups;
     if (g !== null && g.dirty !== 'all' && this.index !== null) {
       for (const path of g.dirty) g.lists[g.at!.get(path)!] = this.keptOf(this.files.get(path)!); // `at` made by groupsChanged()
       g.dirty.clear();
       return g.lists.slice(); // a copy: a disk cache write may still be reading an earlier answer
     }
-    const lists: UsageRecord[][] = [];
+    const lists: KeptList[] = [];
     // Positions made here, with the lists: the next refresh's change finds its file at once. Left
     // to that change (as after a cold scan's adopt()), 140 000 map entries went into a timed
     // refresh after every full rebuild (p95 of the bench's refresh 29 -> 53 ms).
@@ -191,7 +198,7 @@ export class UsageStore {
       // file removed), so sums remembered per list (daily-by-file.ts) stay valid.
       const i = g?.at?.get(f.path);
       const old = i === undefined ? undefined : g!.lists[i];
-      if (old !== undefined && old !== mine && old.length === mine.length && old.every((r, k) => r === mine[k])) {
+      if (old !== undefined && old !== mine && sameRecords(old, mine)) {
         mine = old;
         this.keptByFile.set(f.path, old);
       }
@@ -201,7 +208,7 @@ export class UsageStore {
     return lists.slice();
   }
 
-  private keptOf(f: FileState): UsageRecord[] {
+  private keptOf(f: FileState): KeptList {
     let mine = this.keptByFile.get(f.path);
     if (mine === undefined) {
       mine = keptIn(f, this.index ?? this.rebuildIndex());
@@ -252,12 +259,12 @@ export class UsageStore {
       index.addAll(f.tail);
       if (!(await stillValid(f.records.length + f.tail.length))) return;
     }
-    const corrected = new Map<string, UsageRecord[]>();
+    const corrected = new Map<string, KeptList>();
     for (const f of this.files.values()) {
       const mine = keptIn(f, index);
       const old = this.keptByFile.get(f.path);
-      if (!(old !== undefined && old.length === mine.length && old.every((r, i) => r === mine[i]))) corrected.set(f.path, mine);
-      if (!(await stillValid(mine.length))) return;
+      if (!(old !== undefined && (old === mine || sameRecords(old, mine)))) corrected.set(f.path, mine);
+      if (!(await stillValid(keptCount(mine)))) return;
     }
     this.index = index;
     for (const [path, mine] of corrected) this.keptByFile.set(path, mine);
@@ -290,6 +297,7 @@ export class UsageStore {
     this.groupsChanged('all');
     const index = new DedupIndex();
     for (const f of this.files.values()) {
+      if (f instanceof PackedRead && f.onlyPacked) continue; // no keys: nothing to decide, and its requests stay packed
       index.addAll(f.records);
       index.addAll(f.tail);
     }
@@ -339,13 +347,22 @@ function appendedState(before: FileState, read: FileRead): FileState {
   };
 }
 
+/** Two lists of the very same request objects (a PackedRead only packed is equal to itself only). */
+function sameRecords(a: KeptList, b: KeptList): boolean {
+  if (a === b) return true;
+  if (a instanceof PackedRead || b instanceof PackedRead) return false;
+  return a.length === b.length && a.every((r, k) => r === b[k]);
+}
+
 /**
  * The requests of one file that the index keeps, in file order: the file's own records array when
  * it keeps them all and has no tail (every request of most agents' files, which have no keys), so
- * a million requests are not copied into lists of their own. Neither array is ever changed in
- * place (an append makes a new records array), so sharing it is safe.
+ * a million requests are not copied into lists of their own; a PackedRead only packed keeps them
+ * all (none has a key) and is its own list. Neither array is ever changed in place (an append
+ * makes a new records array), so sharing it is safe.
  */
-function keptIn(f: FileState, index: DedupIndex): UsageRecord[] {
+function keptIn(f: FileState, index: DedupIndex): KeptList {
+  if (f instanceof PackedRead && f.onlyPacked) return f;
   if (f.tail.length === 0 && f.records.every((r) => index.keeps(r))) return f.records;
   const mine: UsageRecord[] = [];
   for (const r of f.records) if (index.keeps(r)) mine.push(r);

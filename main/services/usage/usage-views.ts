@@ -1,5 +1,6 @@
 import { baselineOf, detectAnomalies, THRESHOLDS, type Anomaly, type Baseline } from './anomalies.js';
 import { DailyByFile } from './daily-by-file.js';
+import { agentOfKept, keptCount, type KeptList } from './packed-read.js';
 import { monthlyEntries, type DailyEntry, type MonthlyEntry } from './daily.js';
 import { hourlyEntries, type HourlyEntry } from './hourly.js';
 import { modelEntries, type ModelEntry } from './models.js';
@@ -72,7 +73,7 @@ export class UsageViews {
 
   daily(q: ViewQuery): DailyEntry[] {
     const v = this.view(q);
-    return (v.daily ??= this.dailyByFile.daily(ofAgentGroups(this.store.keptGroups(), q.agent ?? null), this.calendar(q.zone), q, q.mode));
+    return (v.daily ??= this.dailyByFile.daily(ofAgentGroups(this.store.keptLists(), q.agent ?? null), this.calendar(q.zone), q, q.mode));
   }
 
   monthly(q: ViewQuery): MonthlyEntry[] {
@@ -172,6 +173,6 @@ function ofAgent(records: UsageRecord[], agent: string | null): UsageRecord[] {
 }
 
 /** One agent's files: every file holds one agent's requests, so its first request names it. */
-function ofAgentGroups(groups: UsageRecord[][], agent: string | null): UsageRecord[][] {
-  return agent === null ? groups : groups.filter((g) => g.length > 0 && g[0]!.agent === agent);
+function ofAgentGroups(groups: KeptList[], agent: string | null): KeptList[] {
+  return agent === null ? groups : groups.filter((g) => keptCount(g) > 0 && agentOfKept(g) === agent);
 }
