@@ -73,7 +73,7 @@ export class UsageMemo {
         entries.pop(); // the oldest goes first
         text = serialise(entries);
       }
-      await writeFileAtomic(this.file, text, { mode: 0o600 });
+      await writeFileAtomic(this.file, text, { mode: 0o600, durable: false }); // a damaged file keeps no answer (read())
     } catch (err) {
       warn(`usage: cannot keep the answer for the next run: ${errorMessage(err)}`);
     }

@@ -28,6 +28,14 @@ export interface AtomicWriteOptions {
    * The pieces must not change until the write settles.
    */
   onWriting?: () => void;
+  /**
+   * false: no fsync of the file or its directory. For files rebuilt from other data and checked
+   * when read (the usage disk cache, the terminal's remembered answers): after a crash the new file
+   * may be lost or torn, its reader finds it unusable and builds it again, and meanwhile no write
+   * waits for the disk. While the system runs, readers still never see a half-written file (the
+   * rename). Default true.
+   */
+  durable?: boolean;
 }
 
 /** The `beforeRename` check said no: nothing was replaced. */
@@ -64,12 +72,12 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array | 
   }
 }
 
-/** Waits for the bytes, then fsync, rename and the directory's fsync; the temp file is removed on failure. */
+/** Waits for the bytes, then fsync, rename and the directory's fsync (no fsyncs when not `durable`); the temp file is removed on failure. */
 async function finish(file: string, temp: string, handle: fs.FileHandle, writing: Promise<void>, options: AtomicWriteOptions): Promise<FileIdentity> {
   let written: FileIdentity; // a rename keeps the inode and the mtime: this is the file at `file` until it is replaced
   try {
     await writing;
-    await handle.sync();
+    if (options.durable !== false) await handle.sync();
     const st = await handle.stat();
     written = { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino };
   } catch (err) {
@@ -90,7 +98,7 @@ async function finish(file: string, temp: string, handle: fs.FileHandle, writing
     await fs.rm(temp, { force: true });
     throw err;
   }
-  await syncDir(path.dirname(file));
+  if (options.durable !== false) await syncDir(path.dirname(file));
   return written;
 }
 

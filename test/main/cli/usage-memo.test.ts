@@ -9,6 +9,7 @@ import { ManualClock } from '../../../main/infra/clock.js';
 import { UsageService } from '../../../main/services/usage/usage-service.js';
 import { assistantLine } from '../../fixtures/usage/lines.js';
 import { makeTempDir } from '../../helpers/temp-dir.js';
+import { spyOnFileSync } from '../../helpers/file-sync-spy.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -79,6 +80,15 @@ describe('UsageMemo', () => {
     await fs.rename(memoFile, elsewhere);
     await fs.symlink(elsewhere, memoFile);
     expect(await memo.lookup('k', T0, unchanged)).toBeUndefined();
+  });
+
+  it('is written without waiting for the disk (a damaged file keeps no answer)', async () => {
+    const memo = new UsageMemo(memoFile, cacheFile);
+    const syncs = await spyOnFileSync();
+    await memo.remember('k', source, 1, () => undefined);
+    expect(syncs).not.toHaveBeenCalled();
+    syncs.mockRestore();
+    expect(await memo.lookup('k', T0, unchanged)).toBe(1);
   });
 
   it('keeps the 16 newest answers and none over 4 MiB', async () => {

@@ -8,6 +8,7 @@ import ts from 'typescript';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FileChangedError, removeStaleTempFiles, writeFileAtomic, writePieces, type PieceWriter } from '../../../main/infra/atomic-write.js';
 import { settingsVersion } from '../../fixtures/settings-versions.mjs';
+import { spyOnFileSync } from '../../helpers/file-sync-spy.js';
 
 const root = path.resolve(__dirname, '../../..');
 const rewriter = path.join(root, 'test/fixtures/atomic-rewriter.mjs');
@@ -42,6 +43,21 @@ describe('writeFileAtomic', () => {
     expect((await fs.stat(file)).mode & 0o777).toBe(0o600);
     expect((await fs.stat(path.dirname(file))).mode & 0o777).toBe(0o700);
     expect(await tempFilesIn(path.dirname(file))).toEqual([]);
+  });
+
+  it('syncs the file and its directory, unless told the file need not be durable', async () => {
+    const syncs = await spyOnFileSync();
+    try {
+      await writeFileAtomic(path.join(tmp, 'durable.json'), '{"a":1}');
+      expect(syncs).toHaveBeenCalledTimes(2);
+      syncs.mockClear();
+      await writeFileAtomic(path.join(tmp, 'cache.bin'), 'bytes', { durable: false });
+      expect(syncs).not.toHaveBeenCalled();
+      expect(await fs.readFile(path.join(tmp, 'cache.bin'), 'utf8')).toBe('bytes');
+      expect(await tempFilesIn(tmp)).toEqual([]);
+    } finally {
+      syncs.mockRestore();
+    }
   });
 
   it('keeps the mode of a file it replaces unless told otherwise', async () => {

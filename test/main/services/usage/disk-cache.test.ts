@@ -13,6 +13,7 @@ import {
 } from '../../../../main/services/usage/disk-cache.js';
 import type { FileState } from '../../../../main/services/usage/usage-store.js';
 import { usageRecord } from '../../../fixtures/usage/lines.js';
+import { spyOnFileSync } from '../../../helpers/file-sync-spy.js';
 
 const identity = { agentDir: '/a', instancesDir: '/c/instances' };
 const file = '/a/projects/café/s.jsonl';
@@ -159,7 +160,10 @@ describe('disk cache file', () => {
     try {
       const target = path.join(dir, '.cache', 'usage-cache.json');
       expect(await readCacheFile(target, identity, 'p')).toBe('missing');
+      const syncs = await spyOnFileSync();
       const written = await writeCacheFile(target, snapshot, identity, 'p');
+      expect(syncs).not.toHaveBeenCalled(); // not durable: rebuilt from the logs, checked when read
+      syncs.mockRestore();
       const st = await fs.stat(target);
       expect(st.mode & 0o777).toBe(0o600);
       // What the write reports is the file now at the path, and what a read of it reports.
