@@ -17,7 +17,8 @@ export class ColdStage {
   readonly index = new DedupIndex();
   /**
    * Reads without a tail none of whose requests lost to another so far: each keeps all its records
-   * (most agents' files, which have no keys, and every keyed one whose requests are all winners).
+   * (agents' files read in this thread, which have no keys, and every keyed one whose requests are
+   * all winners; a scan thread's read without keys stays packed and keeps all by that, packed-read.ts).
    * Known from the index's answers as requests enter it, so the store need not look each keyed
    * request up again to find a file's kept list.
    */
@@ -33,8 +34,9 @@ export class ColdStage {
       const staged = this.reads.size;
       this.reads.set(read.path, read);
       if (this.reads.size === staged) this.untrackLosses(); // a path read again: whose request lost is not sure
+      // A read only packed keeps all by what it is (no keys, no tail): it needs neither the set nor the index.
+      if (read instanceof PackedRead && read.onlyPacked) continue;
       if (read.tail.length === 0) this.keepsAll.add(read);
-      if (read instanceof PackedRead && read.onlyPacked) continue; // no keys: nothing for the index, and its requests stay packed
       for (const r of read.records) if (r.key !== null) this.lost(read, r, this.index.offer(r));
       for (const r of read.tail) if (r.key !== null) this.lost(read, r, this.index.offer(r));
     }
@@ -47,7 +49,7 @@ export class ColdStage {
     const owner = loser === r ? read : this.reads.get(loser.file);
     if (owner === undefined) {
       // never expected: it may be any keyed one
-      for (const k of this.keepsAll) if (!(k instanceof PackedRead && k.onlyPacked) && k.records.some((x) => x.key !== null)) this.keepsAll.delete(k);
+      for (const k of this.keepsAll) if (k.records.some((x) => x.key !== null)) this.keepsAll.delete(k);
       this.untrackLosses();
       return;
     }
