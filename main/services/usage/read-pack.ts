@@ -65,20 +65,7 @@ export function readsOfReply(p: PackedReads, batch: PackedBatch): FileRead[] {
     const recordCount = p.numbers[n + 8]!;
     const tailCount = p.numbers[n + 9]!;
     if (at + recordCount + tailCount > batch.count) throw new Error('packed reads do not fit their records');
-    const fields: ReadFields = {
-      path: p.paths[i]!,
-      size: p.numbers[n]!,
-      mtimeMs: p.numbers[n + 1]!,
-      ino: p.numbers[n + 2]!,
-      start: p.numbers[n + 3]!,
-      offset: p.numbers[n + 4]!,
-      malformed: p.numbers[n + 5]!,
-      tailMalformed: p.numbers[n + 6]!,
-      oversized: p.numbers[n + 7]!,
-      dev: p.numbers[n + 10]!,
-      nlink: p.numbers[n + 11]!,
-      fingerprint: p.fingerprints[i]!,
-    };
+    const fields = fieldsAt(p, i);
     if (tailCount === 0 && recordCount > 0 && noKeys(batch.keyLengths, at, recordCount)) reads.push(new PackedRead(fields, batch, at, recordCount, null, []));
     else {
       reader ??= new RecordReader(batchRecords(batch));
@@ -97,38 +84,26 @@ export function readsOfReply(p: PackedReads, batch: PackedBatch): FileRead[] {
   return reads;
 }
 
+/** Read `i`'s fields besides its requests. */
+function fieldsAt(p: PackedReads, i: number): ReadFields {
+  const n = i * READ_NUM;
+  return {
+    path: p.paths[i]!,
+    size: p.numbers[n]!,
+    mtimeMs: p.numbers[n + 1]!,
+    ino: p.numbers[n + 2]!,
+    start: p.numbers[n + 3]!,
+    offset: p.numbers[n + 4]!,
+    malformed: p.numbers[n + 5]!,
+    tailMalformed: p.numbers[n + 6]!,
+    oversized: p.numbers[n + 7]!,
+    dev: p.numbers[n + 10]!,
+    nlink: p.numbers[n + 11]!,
+    fingerprint: p.fingerprints[i]!,
+  };
+}
+
 function noKeys(keyLengths: Int32Array, from: number, count: number): boolean {
   for (let i = from; i < from + count; i++) if (keyLengths[i]! >= 0) return false;
   return true;
-}
-
-/** The reads again, each with its run of `records` (records first, then its tail, read after read). */
-export function unpackReads(p: PackedReads, records: readonly UsageRecord[]): FileRead[] {
-  if (p.numbers.length !== p.paths.length * READ_NUM || p.fingerprints.length !== p.paths.length) throw new Error('packed reads do not fit together');
-  const reads: FileRead[] = [];
-  let at = 0;
-  for (let i = 0; i < p.paths.length; i++) {
-    const n = i * READ_NUM;
-    const recordCount = p.numbers[n + 8]!;
-    const tailCount = p.numbers[n + 9]!;
-    reads.push({
-      path: p.paths[i]!,
-      size: p.numbers[n]!,
-      mtimeMs: p.numbers[n + 1]!,
-      ino: p.numbers[n + 2]!,
-      start: p.numbers[n + 3]!,
-      offset: p.numbers[n + 4]!,
-      malformed: p.numbers[n + 5]!,
-      tailMalformed: p.numbers[n + 6]!,
-      oversized: p.numbers[n + 7]!,
-      dev: p.numbers[n + 10]!,
-      nlink: p.numbers[n + 11]!,
-      fingerprint: p.fingerprints[i]!,
-      records: records.slice(at, at + recordCount),
-      tail: records.slice(at + recordCount, at + recordCount + tailCount),
-    });
-    at += recordCount + tailCount;
-  }
-  if (at !== records.length) throw new Error('packed reads do not fit their records');
-  return reads;
 }

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Pricing } from '../../../../main/services/usage/pricing.js';
-import { batchRecords } from '../../../../main/services/usage/packed-batch.js';
-import { unpackRecords } from '../../../../main/services/usage/record-pack.js';
 import type { FileRead } from '../../../../main/services/usage/scan-file.js';
-import { unpackReads } from '../../../../main/services/usage/read-pack.js';
+import { readsOfReply } from '../../../../main/services/usage/read-pack.js';
 import { packReply } from '../../../../main/services/usage/scan-worker.js';
 import { UsageStore } from '../../../../main/services/usage/usage-store.js';
 import { usageRecord } from '../../../fixtures/usage/lines.js';
@@ -32,12 +30,10 @@ describe('a file with a quarter of a million requests', () => {
   it('is packed for the trip back from a scan worker, and unpacks to the same requests', () => {
     const read = storeRead();
     const reply = packReply(7, [read], [], []);
-    const back = unpackRecords(batchRecords(reply.packed));
-    expect(back).toHaveLength(COUNT);
-    expect(back[COUNT - 1]).toEqual(read.records[COUNT - 1]);
-    const [again, ...more] = unpackReads(reply.reads, back);
+    const [again, ...more] = readsOfReply(reply.reads, reply.packed);
     expect(more).toEqual([]);
     expect(again).toMatchObject({ path: file, size: COUNT });
     expect(again!.records).toHaveLength(COUNT);
+    expect(again!.records[COUNT - 1]).toEqual(read.records[COUNT - 1]);
   });
 });

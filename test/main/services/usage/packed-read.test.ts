@@ -10,6 +10,7 @@ import type { UsageRecord } from '../../../../main/services/usage/types.js';
 import { UsageStore } from '../../../../main/services/usage/usage-store.js';
 import { UsageViews } from '../../../../main/services/usage/usage-views.js';
 import { usageRecord } from '../../../fixtures/usage/lines.js';
+import { readFields } from '../../../fixtures/usage/read-fields.js';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 0, 10, 12);
@@ -49,13 +50,6 @@ function adopted(list: FileRead[]): UsageStore {
   return store;
 }
 
-/** A read's FileRead fields (a PackedRead also holds its batch and place in it). */
-const fieldsOf = (r: FileRead) => ({
-  ...Object.fromEntries((['path', 'size', 'mtimeMs', 'ino', 'dev', 'nlink', 'start', 'offset', 'malformed', 'tailMalformed', 'oversized', 'fingerprint'] as const).map((k) => [k, r[k]])),
-  records: r.records,
-  tail: r.tail,
-});
-
 const query = { zone: 'Asia/Tokyo', mode: 'auto' as const, since: null, until: null };
 
 describe('a worker\'s reads whose requests have no key and no tail stay packed', () => {
@@ -63,7 +57,7 @@ describe('a worker\'s reads whose requests have no key and no tail stay packed',
     const original = reads();
     const back = fromWorker(reads());
     expect(back.map((r) => r instanceof PackedRead && r.onlyPacked)).toEqual([true, true, false, false, false, false]);
-    expect(back.map(fieldsOf)).toEqual(original.map(fieldsOf));
+    expect(back.map(readFields)).toEqual(original.map(readFields));
   });
 
   it('give the same answers as the requests as objects, and a cold scan\'s daily answer and disk cache write make none of them', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { packReads, unpackReads } from '../../../../main/services/usage/read-pack.js';
+import { packReads, readsOfReply } from '../../../../main/services/usage/read-pack.js';
 import type { FileRead } from '../../../../main/services/usage/scan-file.js';
 import { packReply } from '../../../../main/services/usage/scan-worker.js';
-import { batchRecords } from '../../../../main/services/usage/packed-batch.js';
-import { NUM, REF, unpackRecords } from '../../../../main/services/usage/record-pack.js';
+import { NUM, REF } from '../../../../main/services/usage/record-pack.js';
+import { readFields } from '../../../fixtures/usage/read-fields.js';
 import { usageRecord } from '../../../fixtures/usage/lines.js';
 
 const read = (path: string, o: Partial<FileRead>): FileRead => ({
@@ -33,7 +33,7 @@ describe('reads packed for the trip back from a scan worker', () => {
       read('/b/ünï/msg_1.json', { size: 300, mtimeMs: 1, ino: 77, records: [rec('/b/ünï/msg_1.json', 0)] }),
     ];
     const reply = structuredClone(packReply(3, reads, ['/gone'], [{ path: '/bad', message: 'EISDIR' }]));
-    expect(unpackReads(reply.reads, unpackRecords(batchRecords(reply.packed)))).toEqual(reads);
+    expect(readsOfReply(reply.reads, reply.packed).map(readFields)).toEqual(reads.map(readFields));
     expect(reply.missing).toEqual(['/gone']);
   });
 
@@ -42,14 +42,15 @@ describe('reads packed for the trip back from a scan worker', () => {
     const records = Array.from({ length: 3000 }, (_, i) => usageRecord({ file: `/a/${i % 7}.jsonl`, key: i % 3 === 0 ? null : `k${i}`, model: `m${i % 5}`, offset: i, outputTokens: i }));
     const reads = Array.from({ length: 7 }, (_, f) => read(`/a/${f}.jsonl`, { records: records.filter((r) => r.file === `/a/${f}.jsonl`) }));
     const reply = packReply(1, reads, [], []);
-    expect(unpackReads(reply.reads, unpackRecords(batchRecords(reply.packed)))).toEqual(reads);
+    expect(readsOfReply(reply.reads, reply.packed).map(readFields)).toEqual(reads.map(readFields));
     const { packed } = reply;
     expect([packed.numbers.buffer.byteLength, packed.refs.buffer.byteLength, packed.keyLengths.buffer.byteLength]).toEqual([3000 * NUM * 8, 3000 * REF * 4, 3000 * 4]);
   });
 
   it('refuse arrays that do not fit together', () => {
     const packed = packReads([read('/a', { records: [usageRecord({})] })]);
-    expect(() => unpackReads(packed, [])).toThrow('do not fit');
-    expect(() => unpackReads({ ...packed, paths: [] }, [])).toThrow('do not fit');
+    const none = packReply(1, [], [], []).packed;
+    expect(() => readsOfReply(packed, none)).toThrow('do not fit');
+    expect(() => readsOfReply({ ...packed, paths: [] }, none)).toThrow('do not fit');
   });
 });
