@@ -36,6 +36,8 @@ export class PackedRead implements FileRead {
   tail: UsageRecord[];
   flagsKey?: string;
   packed?: PackedRun;
+  /** The batch its requests are read from while only packed; let go once they are made. */
+  private source: PackedBatch | null;
 
   /**
    * `records` null: the run of `count` requests from `first` stays packed (no keys, no tail);
@@ -43,7 +45,7 @@ export class PackedRead implements FileRead {
    */
   constructor(
     fields: ReadFields,
-    private readonly batch: PackedBatch,
+    batch: PackedBatch,
     private readonly first: number,
     /** Its requests (tail excluded). */
     readonly count: number,
@@ -64,15 +66,17 @@ export class PackedRead implements FileRead {
     this.fingerprint = fields.fingerprint;
     this.tail = tail;
     this.flagsKey = undefined;
+    this.source = made === null ? batch : null;
     this.packed = made === null ? { batch, first, records: count, tail: 0 } : { batch, first, records: count, tail: tail.length, lists: [made, tail] };
   }
 
   get records(): UsageRecord[] {
     if (this.made === null) {
-      const { numbers, refs, strings } = this.batch;
+      const { numbers, refs, strings } = this.source!;
       const made: UsageRecord[] = [];
       for (let i = this.first; i < this.first + this.count; i++) made.push(recordAt(numbers, refs, i, null, strings));
       this.made = made;
+      this.source = null; // the disk cache may still write it through `packed` until releasePacks()
     }
     return this.made;
   }
@@ -80,6 +84,7 @@ export class PackedRead implements FileRead {
   set records(records: UsageRecord[]) {
     this.made = records;
     this.packed = undefined;
+    this.source = null;
   }
 
   /** True while its requests are only in the batch (`records` never asked for). */
@@ -96,7 +101,7 @@ export class PackedRead implements FileRead {
       for (const r of this.made) fn(r);
       return;
     }
-    const { numbers, refs, strings } = this.batch;
+    const { numbers, refs, strings } = this.source!;
     const view = recordAt(numbers, refs, this.first, null, strings);
     fn(view);
     for (let i = this.first + 1; i < this.first + this.count; i++) {
@@ -106,8 +111,9 @@ export class PackedRead implements FileRead {
   }
 
   /** The agent of its requests (all of one file are one agent's). */
-  get agent(): string {
-    const s = this.batch.strings[this.batch.refs[this.first * REF + 5]!];
+  get agent(): string | undefined {
+    if (this.source === null) return this.made![0]?.agent;
+    const s = this.source.strings[this.source.refs[this.first * REF + 5]!];
     if (s === undefined) throw new Error('packed record points outside its string table');
     return s;
   }

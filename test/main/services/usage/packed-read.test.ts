@@ -86,6 +86,8 @@ describe('a worker\'s reads whose requests have no key and no tail stay packed',
     const codex = packed[0] as PackedRead;
     expect(codex.records).toBe(codex.records); // made once
     expect(codex.onlyPacked).toBe(false);
+    expect(codex.agent).toBe('codex');
+    expect(new UsageViews(store, new Pricing()).daily({ ...query, agent: 'codex' })).toEqual(new UsageViews(adopted(fromWorker(reads())), new Pricing()).daily({ ...query, agent: 'codex' }));
     expect(store.kept().filter((r) => r.file === '/a/codex-1.jsonl')).toEqual(reads()[0]!.records);
     expect(store.keptGroups()[0]).toBe(codex.records);
     expect(new UsageViews(store, new Pricing()).daily(query)).toEqual(before);
