@@ -62,17 +62,15 @@ test('a save after an outside edit opens the conflict dialog; overwrite and relo
   const model = page.getByLabel('Value of PROVIDER_MODEL');
   await expect(model).toBeVisible();
 
-  // Someone else edits the file after the page loaded it (mtime moves on). Written whole and renamed
-  // into place: written in place, a read by the page (its presets) could land between the truncate
-  // and the write and see an empty file (a 500 read-failed; seen once in CI) — a separate behaviour.
+  // Someone else edits the file after the page loaded it (mtime moves on), in place as an editor
+  // does (truncate, then write): a read by the page (its presets) between the two is read again
+  // rather than answered 500 read-failed (docs/settings.md, "Files rewritten in place").
   const outside = async (value: string) => {
     const file = JSON.parse(await fs.readFile(app.profileFile, 'utf8')) as { env: Record<string, string> };
     file.env.PROVIDER_MODEL = value;
-    const temp = `${app.profileFile}.outside`;
-    await fs.writeFile(temp, JSON.stringify(file, null, 2));
+    await fs.writeFile(app.profileFile, JSON.stringify(file, null, 2));
     const later = new Date(Date.now() + 5_000);
-    await fs.utimes(temp, later, later);
-    await fs.rename(temp, app.profileFile);
+    await fs.utimes(app.profileFile, later, later);
   };
   // The user edits first, so the page is dirty when the outside write lands and keeps their
   // edit (a clean page would show the file's new content instead, which is right, but then there
