@@ -47,6 +47,16 @@ export async function readTimed(handle: fs.FileHandle, file: string, limit: numb
   return { bytes, before, after };
 }
 
+/** Opens `file` with `open` (the caller's rules: own file, foreign file), reads it as readTimed does, and closes it. */
+export async function readFileTimed(file: string, limit: number, open: (file: string) => Promise<fs.FileHandle>): Promise<TimedRead> {
+  const handle = await open(file);
+  try {
+    return await readTimed(handle, file, limit);
+  } finally {
+    await handle.close();
+  }
+}
+
 /**
  * Whether a read whose bytes did not parse may have caught the file mid-write: it changed (size,
  * mtime or inode) while being read, fewer or more bytes came than its size said, or it was
@@ -76,6 +86,25 @@ export async function readSettled<T>(attempt: () => Promise<{ value: T; settled:
     await wait(Math.min(delay, left));
     delay *= 2;
   }
+}
+
+/**
+ * One attempt of a file's reader: its answer, the read it made (null: none, a missing file say),
+ * and whether the bytes are whole: they parsed, or failed in a way a torn write never causes.
+ */
+export interface ReadAttempt<T> {
+  value: T;
+  read: TimedRead | null;
+  whole: boolean;
+}
+
+/** readSettled for a file's reader: an attempt is settled once its bytes are whole, it made no read, or the file does not look mid-write. */
+export function readFileSettled<T>(attempt: () => Promise<ReadAttempt<T>>, options: SettleOptions = {}): Promise<T> {
+  const now = options.now ?? Date.now;
+  return readSettled(async () => {
+    const { value, read, whole } = await attempt();
+    return { value, settled: whole || read === null || !mayBeMidWrite(read, now()) };
+  }, options);
 }
 
 function sleep(ms: number): Promise<void> {

@@ -8,7 +8,7 @@ import { JSON_TOO_DEEP, jsonTooDeep } from '../../infra/json-depth.js';
 import { READ_LIMITS, readTextBounded } from '../../infra/bounded-read.js';
 import { NotRegularFileError, openRegularFile } from '../../infra/foreign-file.js';
 import { advanceMtime } from '../../infra/mtime-advance.js';
-import { mayBeMidWrite, readSettled, readTimed, type SettleOptions, type TimedRead } from '../../infra/settled-read.js';
+import { readFileSettled, readFileTimed, type SettleOptions, type TimedRead } from '../../infra/settled-read.js';
 import { checkMtime } from '../mtime-conflict.js';
 
 export interface SettingsFileState {
@@ -35,12 +35,10 @@ export class SettingsWriteError extends Error {}
  * (settled-read.ts), so a read between their truncate and write is not reported as unusable.
  */
 export function readSettingsFile(file: string, settle: SettleOptions = {}): Promise<SettingsFileState> {
-  const now = settle.now ?? Date.now;
-  return readSettled(async () => {
+  return readFileSettled(async () => {
     const { state, read } = await readSettingsFileOnce(file);
     // Too deep is never a torn write: a prefix of a file nests no deeper than the file.
-    const settled = state.settings !== null || read === null || state.parseError === JSON_TOO_DEEP || !mayBeMidWrite(read, now());
-    return { value: state, settled };
+    return { value: state, read, whole: state.settings !== null || state.parseError === JSON_TOO_DEEP };
   }, settle);
 }
 
@@ -65,7 +63,8 @@ async function readSettingsFileOnce(file: string): Promise<{ state: SettingsFile
   if (!stat.isFile()) return { state: { ...base, content: '', settings: null, parseError: 'not a regular file' }, read: null };
   let read: TimedRead;
   try {
-    read = await readForeign(file);
+    // Opened non-blocking, regular files only, as readForeignText.
+    read = await readFileTimed(file, READ_LIMITS.settings, openRegularFile);
   } catch (err) {
     if (err instanceof NotRegularFileError) return { state: { ...base, content: '', settings: null, parseError: 'not a regular file' }, read: null };
     return { state: { ...base, content: '', settings: null, parseError: `cannot be read: ${errorMessage(err)}` }, read: null };
@@ -83,16 +82,6 @@ async function readForeignText(file: string): Promise<string> {
   const handle = await openRegularFile(file);
   try {
     return await readTextBounded(handle, READ_LIMITS.settings, file);
-  } finally {
-    await handle.close();
-  }
-}
-
-/** As readForeignText, between a stat of the handle and one of the path (to see a write meanwhile). */
-async function readForeign(file: string): Promise<TimedRead> {
-  const handle = await openRegularFile(file);
-  try {
-    return await readTimed(handle, file, READ_LIMITS.settings);
   } finally {
     await handle.close();
   }

@@ -9,7 +9,7 @@ import { appConfigSchema, type AppConfig } from './schema.js';
 import { describeIssue } from '../../infra/zod-issue.js';
 import { TOO_DEEP, valueTooDeep } from '../../infra/json-depth.js';
 import { READ_LIMITS } from '../../infra/bounded-read.js';
-import { mayBeMidWrite, readSettled, readTimed, type SettleOptions, type TimedRead } from '../../infra/settled-read.js';
+import { readFileSettled, readFileTimed, type SettleOptions, type TimedRead } from '../../infra/settled-read.js';
 
 /** config.yaml could not be parsed or validated; endpoints answer 500 "Invalid config file". */
 export class ConfigFileError extends Error {
@@ -85,12 +85,11 @@ export class AppConfigStore {
    * between the two neither answers "Invalid config file" nor takes the empty file for defaults.
    */
   private async load(): Promise<Loaded> {
-    const now = this.settle.now ?? Date.now;
-    const loaded = await readSettled(async () => {
+    const loaded = await readFileSettled(async () => {
       const read = await this.readOnce();
       const value = parseLoaded(this.file, read);
-      const whole = read === null || ('doc' in value && read.bytes.length > 0) || ('error' in value && !value.torn);
-      return { value, settled: whole || !mayBeMidWrite(read, now()) };
+      // An empty file parses (all defaults), yet may be one cut by a truncate.
+      return { value, read, whole: 'doc' in value ? (read?.bytes.length ?? 0) > 0 : !value.torn };
     }, this.settle);
     if ('error' in loaded) throw loaded.error;
     return loaded;
@@ -98,12 +97,7 @@ export class AppConfigStore {
 
   private async readOnce(): Promise<TimedRead | null> {
     try {
-      const handle = await openOwnFile(this.file);
-      try {
-        return await readTimed(handle, this.file, READ_LIMITS.config);
-      } finally {
-        await handle.close();
-      }
+      return await readFileTimed(this.file, READ_LIMITS.config, openOwnFile);
     } catch (err) {
       if (isNotFound(err)) return null;
       throw new ConfigFileError(`${this.file}: cannot be read: ${errorMessage(err)}`);

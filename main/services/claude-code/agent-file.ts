@@ -8,7 +8,7 @@ import { errorMessage, isNotFound, toMtime } from '../../infra/file-stat.js';
 import { NotRegularFileError, openRegularFile } from '../../infra/foreign-file.js';
 import { isRecord } from '../../infra/json-checks.js';
 import { TOO_DEEP, jsonTooDeep } from '../../infra/json-depth.js';
-import { mayBeMidWrite, readSettled, readTimed, type SettleOptions, type TimedRead } from '../../infra/settled-read.js';
+import { readFileSettled, readTimed, type SettleOptions, type TimedRead } from '../../infra/settled-read.js';
 import { ClaudeCodeError } from './errors.js';
 
 /** `{agent_dir}/settings.json` as read: its bytes and what identifies this version of it. */
@@ -29,11 +29,9 @@ export interface AgentFile {
  * reported as a broken file.
  */
 export function readAgentFile(file: string, settle: SettleOptions = {}): Promise<AgentFile | null> {
-  const now = settle.now ?? Date.now;
-  return readSettled(async () => {
+  return readFileSettled(async () => {
     const read = await readAgentFileOnce(file);
-    if (!read) return { value: null, settled: true };
-    return { value: read.agentFile, settled: isJsonObject(read.bytes) || !mayBeMidWrite(read, now()) };
+    return read === null ? { value: null, read, whole: true } : { value: read.agentFile, read, whole: isJsonObject(read.bytes) };
   }, settle);
 }
 

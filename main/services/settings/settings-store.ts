@@ -14,7 +14,7 @@ import { settingsFileOf } from './profile-name.js';
 import { isRecord } from '../../infra/json-checks.js';
 import { JSON_TOO_DEEP, jsonTooDeep } from '../../infra/json-depth.js';
 import { READ_LIMITS } from '../../infra/bounded-read.js';
-import { mayBeMidWrite, readSettled, readTimed, type SettleOptions, type TimedRead } from '../../infra/settled-read.js';
+import { readFileSettled, readFileTimed, type SettleOptions, type TimedRead } from '../../infra/settled-read.js';
 
 export type SettingsData = Record<string, unknown>;
 
@@ -153,15 +153,13 @@ export function requireValid(snapshot: SettingsSnapshot): asserts snapshot is Se
  * racing that writer answers the new content rather than a broken file.
  */
 function readSnapshot(file: string, settle: SettleOptions = {}): Promise<SettingsSnapshot | null> {
-  const now = settle.now ?? Date.now;
-  return readSettled(async () => {
+  return readFileSettled(async () => {
     const read = await readOnce(file);
-    if (!read) return { value: null, settled: true };
+    if (!read) return { value: null, read, whole: true };
     const text = read.bytes.toString('utf8');
     const snapshot: SettingsSnapshot = { file, text, bytes: read.bytes, mtime: toMtime(read.before.mtimeMs), ...parseSettings(text) };
     // Too deep is never a torn write: a prefix of a file nests no deeper than the file.
-    const settled = snapshot.data !== undefined || snapshot.parseError === JSON_TOO_DEEP || !mayBeMidWrite(read, now());
-    return { value: snapshot, settled };
+    return { value: snapshot, read, whole: snapshot.data !== undefined || snapshot.parseError === JSON_TOO_DEEP };
   }, settle);
 }
 
@@ -169,12 +167,7 @@ async function readOnce(file: string): Promise<TimedRead | null> {
   try {
     // One handle for stat and content, so the mtime belongs to the bytes read even if the
     // file is replaced meanwhile.
-    const handle = await openOwnFile(file);
-    try {
-      return await readTimed(handle, file, READ_LIMITS.settings);
-    } finally {
-      await handle.close();
-    }
+    return await readFileTimed(file, READ_LIMITS.settings, openOwnFile);
   } catch (err) {
     if (isNotFound(err)) return null;
     throw new SettingsError('read-failed', errorMessage(err));
