@@ -107,7 +107,7 @@ export async function runUsage(argv: string[], env: NodeJS.ProcessEnv = process.
     const answer = await compute(service, options);
     io.out(format(options, answer, width));
     // The write's bytes went out meanwhile: let the loop hand it their completion, so that its
-    // fsync runs while the files digest below takes this thread. Two turns: the first may come
+    // end (the rename) runs while the files digest below takes this thread. Two turns: the first may come
     // in this turn's check phase, before the poll phase that delivers thread-pool completions.
     await yieldToLoop();
     await yieldToLoop();
@@ -118,7 +118,7 @@ export async function runUsage(argv: string[], env: NodeJS.ProcessEnv = process.
       io.err(`switchboard: no agent transcripts found in ${transcriptsDir(paths.agentDir)}; if Claude Code keeps them elsewhere, set CLAUDE_CONFIG_DIR (or SWITCHBOARD_AGENT_DIR) to that folder\n`);
       return 0;
     }
-    const files = filesDigest(transcripts); // while the write ends (its fsync)
+    const files = filesDigest(transcripts); // while the write ends
     const disk = await service.diskCacheIdentity(); // once the write has ended
     if (disk) await memo.remember(key, { cache: identityOf(disk), lastFetch: disk.lastFetch, files }, answer, (m) => logger.warn(m));
     return 0;

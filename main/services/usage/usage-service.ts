@@ -497,7 +497,8 @@ export class UsageService {
           this.disk = { version: written, lastFetch: snapshot.lastFetch, file };
           // The packs spared this write a re-pack (a cold scan's: the threads made them); held on,
           // ~180 MB at 1 GiB of logs let V8 put off full collections until their marking overlapped
-          // every other refresh (p95 23 -> 126 ms on the bench). Later writes pack afresh.
+          // every other refresh (p95 23 -> 126 ms on the bench). Later writes pack afresh (files only
+          // packed keep theirs: their batch is their requests).
           this.store.releasePacks();
         });
       })

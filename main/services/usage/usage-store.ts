@@ -275,9 +275,13 @@ export class UsageStore {
     }
   }
 
-  /** Forgets where every file's records sit packed (usage-service.ts, after a disk cache write). */
+  /**
+   * Forgets where files' records sit packed (usage-service.ts, after a disk cache write), but for
+   * reads only packed: their requests are in that batch and nowhere else, so it is held anyway, and
+   * the next write takes their bytes as they are instead of making their requests to pack them again.
+   */
   releasePacks(): void {
-    for (const f of this.files.values()) f.packed = undefined;
+    for (const f of this.files.values()) if (!(f instanceof PackedRead && f.onlyPacked)) f.packed = undefined;
   }
 
   malformedLines(): number {

@@ -76,6 +76,13 @@ describe('a worker\'s reads whose requests have no key and no tail stay packed',
     const back = parseCache(bytes, { agentDir: '/a', instancesDir: '/i' }, 'p')!;
     expect(back.kept).toEqual(objects.keptGroups());
     expect(back.files.map((f) => f.records)).toEqual(reads().map((r) => r.records));
+
+    // After the write the store lets its packs go, but not those of reads only packed: the next
+    // write takes their bytes again, making none of their requests.
+    lazy.releasePacks();
+    const again = serializeCache({ ...snapshot, kept: lazy.keptLists() }, { agentDir: '/a', instancesDir: '/i' }, 'p');
+    expect(packed.filter((r) => r instanceof PackedRead && r.onlyPacked)).toHaveLength(2);
+    expect(parseCache(again, { agentDir: '/a', instancesDir: '/i' }, 'p')!.kept).toEqual(objects.keptGroups());
   });
 
   it('make their requests once asked, and the store then answers from those', () => {
